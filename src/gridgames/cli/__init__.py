@@ -1,0 +1,1 @@
+"""Terminal front ends and the ``gridgames`` command."""

@@ -1,0 +1,320 @@
+"""The Gomoku board: stones, move stack, legality and outcome.
+
+>>> board = Board(15, rule=Rule.FREESTYLE)
+>>> for move in [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8)]:
+...     board.push(move)
+>>> board.outcome() is None
+True
+>>> board.push((11, 7))
+>>> board.outcome()
+Outcome(winner=Color.BLACK, line=((7, 7), (8, 7), (9, 7), (10, 7), (11, 7)))
+>>> board.push((0, 0))
+Traceback (most recent call last):
+...
+gridgames.gomoku.board.IllegalMoveError: a15 is not playable: the game is over (black won)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from gridgames.gomoku import rules
+from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule
+
+Point = tuple[int, int]
+
+MIN_SIZE = 5
+MAX_SIZE = 64
+
+
+class Color(IntEnum):
+    """A player's colour; black moves first. The value is the grid cell value."""
+
+    BLACK = 1
+    WHITE = 2
+
+    @property
+    def other(self) -> Color:
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
+
+
+class InvalidMoveError(ValueError):
+    """Text that does not describe a point."""
+
+
+class IllegalMoveError(ValueError):
+    """A point that cannot be played now (off the board, occupied, forbidden, game over)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is ``None`` for a draw; ``line`` is the winning stones."""
+
+    winner: Color | None
+    line: tuple[Point, ...] = ()
+
+    @property
+    def result(self) -> str:
+        """``"1-0"`` (black won), ``"0-1"`` (white won) or ``"1/2-1/2"``."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner is Color.BLACK else "0-1"
+
+    def __str__(self) -> str:
+        return "draw" if self.winner is None else f"{self.winner.label} won"
+
+
+def check_size(width: object, height: object) -> tuple[int, int]:
+    """Validate a board size, returning it as ints (raises ValueError saying what is allowed)."""
+    for name, value in (("width", width), ("height", height)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"board {name} must be an integer, got {value!r}")
+        if not MIN_SIZE <= value <= MAX_SIZE:
+            raise ValueError(
+                f"board {name} {value} is out of range; allowed: {MIN_SIZE} to {MAX_SIZE}"
+            )
+    return int(width), int(height)  # type: ignore[call-overload]
+
+
+class Board:
+    """A five-in-a-row position under a rule, with its move history.
+
+    Points are ``(x, y)``: x is the column from the left, y the row from the
+    top, both 0-based. Black moves first.
+    """
+
+    def __init__(self, width: int = 15, height: int | None = None, *, rule: Rule = Rule.FREESTYLE):
+        self.width, self.height = check_size(width, width if height is None else height)
+        if not isinstance(rule, Rule):
+            raise ValueError(f"rule must be a Rule, got {rule!r}")
+        self.rule = rule
+        self.grid = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
+        self.grid[0, :] = self.grid[-1, :] = rules.WALL
+        self.grid[:, 0] = self.grid[:, -1] = rules.WALL
+        self.move_stack: list[Point] = []
+        self._outcomes: list[Outcome | None] = []
+
+    # -- state ---------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Color:
+        return Color.BLACK if len(self.move_stack) % 2 == 0 else Color.WHITE
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    def __getitem__(self, point: Point) -> Color | None:
+        x, y = self._on_board(point)
+        value = int(self.grid[y + 1, x + 1])
+        return Color(value) if value else None
+
+    def stones(self, color: Color) -> list[Point]:
+        ys, xs = np.nonzero(self.grid[1:-1, 1:-1] == color)
+        return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
+
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on, else who won (with the line) or a draw."""
+        return self._outcomes[-1] if self._outcomes else None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def contains(self, point: object) -> bool:
+        return (
+            isinstance(point, tuple)
+            and len(point) == 2
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in point)
+            and 0 <= point[0] < self.width
+            and 0 <= point[1] < self.height
+        )
+
+    # -- legality ------------------------------------------------------------
+
+    def foul(self, point: Point) -> Foul:
+        """Why black may not play ``point`` under renju (``Foul.NONE`` if it may)."""
+        x, y = self._on_board(point)
+        if self.rule is not Rule.RENJU or self.grid[y + 1, x + 1] != rules.EMPTY:
+            return Foul.NONE
+        return Foul(int(rules.forbidden_kind(self.grid, x, y)))
+
+    def forbidden_points(self) -> set[Point]:
+        """Renju points forbidden to black now; empty unless black is to move under renju."""
+        if self.rule is not Rule.RENJU or self.to_move is not Color.BLACK or self.is_game_over():
+            return set()
+        fouls = rules.forbidden_map(self.grid)
+        ys, xs = np.nonzero(fouls)
+        return {(int(x), int(y)) for x, y in zip(xs, ys, strict=True)}
+
+    def illegal_reason(self, point: object) -> str | None:
+        """Why ``point`` cannot be played now, or ``None`` if it can."""
+        if not self.contains(point):
+            return (
+                f"{point!r} is off the board; x must be 0 to {self.width - 1} "
+                f"and y 0 to {self.height - 1}"
+            )
+        assert isinstance(point, tuple)
+        name = self.point_name(point)
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"{name} is not playable: the game is over ({outcome})"
+        if self[point] is not None:
+            return f"{name} is occupied by {self[point].label}"  # type: ignore[union-attr]
+        if self.rule is Rule.RENJU and self.to_move is Color.BLACK:
+            foul = self.foul(point)
+            if foul:
+                return f"{name} is forbidden for black: {foul.label}"
+        return None
+
+    def is_legal(self, point: object) -> bool:
+        return self.illegal_reason(point) is None
+
+    @property
+    def legal_moves(self) -> list[Point]:
+        """Every point the side to move may play, row by row."""
+        if self.is_game_over():
+            return []
+        ys, xs = np.nonzero(self.grid[1:-1, 1:-1] == rules.EMPTY)
+        moves = [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
+        forbidden = self.forbidden_points()
+        return [m for m in moves if m not in forbidden] if forbidden else moves
+
+    # -- moves ---------------------------------------------------------------
+
+    def push(self, point: Point) -> None:
+        """Play ``point`` for the side to move; raises IllegalMoveError saying why not."""
+        reason = self.illegal_reason(point)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        x, y = point
+        self.grid[y + 1, x + 1] = self.to_move
+        self.move_stack.append((x, y))
+        self._outcomes.append(self._judge(x, y))
+
+    def push_many(self, points: Iterable[Point]) -> None:
+        for point in points:
+            self.push(point)
+
+    def pop(self) -> Point:
+        """Take back the last move and return it (IndexError when there is none)."""
+        if not self.move_stack:
+            raise IndexError("no move to take back: the board is empty")
+        x, y = self.move_stack.pop()
+        self._outcomes.pop()
+        self.grid[y + 1, x + 1] = rules.EMPTY
+        return x, y
+
+    def clear(self) -> None:
+        while self.move_stack:
+            self.pop()
+
+    def _judge(self, x: int, y: int) -> Outcome | None:
+        direction = int(rules.winning_direction(self.grid, x, y, self.rule.code))
+        if direction >= 0:
+            color = Color(int(self.grid[y + 1, x + 1]))
+            return Outcome(color, self._line(x, y, DIRECTIONS[direction]))
+        if len(self.move_stack) == self.width * self.height:
+            return Outcome(None)
+        return None
+
+    def _line(self, x: int, y: int, direction: tuple[int, int]) -> tuple[Point, ...]:
+        dx, dy = direction
+        color = self.grid[y + 1, x + 1]
+        sx, sy = x, y
+        while self.grid[sy - dy + 1, sx - dx + 1] == color:
+            sx, sy = sx - dx, sy - dy
+        line = []
+        while self.grid[sy + 1, sx + 1] == color:
+            line.append((sx, sy))
+            sx, sy = sx + dx, sy + dy
+        return tuple(line)
+
+    # -- copying, display ----------------------------------------------------
+
+    def copy(self) -> Board:
+        other = Board(self.width, self.height, rule=self.rule)
+        other.grid[:] = self.grid
+        other.move_stack = list(self.move_stack)
+        other._outcomes = list(self._outcomes)
+        return other
+
+    def parse(self, text: str) -> Point:
+        """Read a point in any text form (``h8``, ``14 A``, ``7,7``) on this board."""
+        from gridgames.gomoku.notation import parse_point
+
+        return parse_point(text, self.width, self.height)
+
+    def point_name(self, point: Point) -> str:
+        from gridgames.gomoku.notation import format_renju
+
+        return format_renju(point, self.height)
+
+    def __iter__(self) -> Iterator[Point]:
+        return iter(self.move_stack)
+
+    def __len__(self) -> int:
+        return len(self.move_stack)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Board)
+            and self.size == other.size
+            and self.rule is other.rule
+            and self.move_stack == other.move_stack
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        from gridgames.gomoku.notation import format_position
+
+        return (
+            f"Board({self.width}, {self.height}, rule=Rule.{self.rule.name}, "
+            f"moves={format_position(self.move_stack, self.height)!r})"
+        )
+
+    def __str__(self) -> str:
+        """The board with column letters on top and renju row numbers (1 at the bottom)."""
+        from gridgames.gomoku.notation import column_letters
+
+        last = self.move_stack[-1] if self.move_stack else None
+        symbols = {0: ".", 1: "X", 2: "O"}
+        width = max(len(column_letters(self.width - 1)), 1)
+        header = "    " + " ".join(column_letters(x).rjust(width) for x in range(self.width))
+        rows = [header]
+        for y in range(self.height):
+            cells = []
+            for x in range(self.width):
+                mark = symbols[int(self.grid[y + 1, x + 1])]
+                if (x, y) == last:
+                    mark = mark.lower()
+                cells.append(mark.rjust(width))
+            rows.append(f"{self.height - y:>3} " + " ".join(cells))
+        return "\n".join(rows)
+
+    def _on_board(self, point: Point) -> Point:
+        if not self.contains(point):
+            raise IllegalMoveError(
+                f"{point!r} is off the board; x must be 0 to {self.width - 1} "
+                f"and y 0 to {self.height - 1}"
+            )
+        return point
+
+
+def replay(moves: Iterable[Point], width: int = 15, height: int | None = None,
+           *, rule: Rule = Rule.FREESTYLE) -> Board:
+    """A new board with ``moves`` played in order."""
+    board = Board(width, height, rule=rule)
+    board.push_many(moves)
+    return board

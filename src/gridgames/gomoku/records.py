@@ -1,0 +1,192 @@
+"""Game records: Piskvork ``.psq`` files and a JSON record.
+
+>>> from gridgames.gomoku import Board
+>>> board = Board(15)
+>>> board.push_many([(7, 7), (8, 8)])
+>>> record = GameRecord.from_board(board, black="Ann", white="level:3", times_ms=[0, 120])
+>>> print(to_psq(record))
+Piskvorky 15x15, 0:0, 0
+8,8,0
+9,9,120
+Ann
+level:3
+0
+>>> from_json(to_json(record)) == record
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from gridgames.gomoku.board import Board, Color, Point, check_size
+from gridgames.gomoku.rules import Rule
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: the message says what was wrong."""
+
+
+@dataclass
+class GameRecord:
+    """A game: board size, rule, moves in order, thinking times, result and players."""
+
+    width: int = 15
+    height: int = 15
+    rule: Rule = Rule.FREESTYLE
+    moves: list[Point] = field(default_factory=list)
+    times_ms: list[int] | None = None
+    result: str = "*"
+    black: str = ""
+    white: str = ""
+
+    @classmethod
+    def from_board(cls, board: Board, *, black: str = "", white: str = "",
+                   times_ms: list[int] | None = None) -> GameRecord:
+        outcome = board.outcome()
+        return cls(
+            width=board.width,
+            height=board.height,
+            rule=board.rule,
+            moves=list(board.move_stack),
+            times_ms=None if times_ms is None else list(times_ms),
+            result="*" if outcome is None else outcome.result,
+            black=black,
+            white=white,
+        )
+
+    def to_board(self) -> Board:
+        """Replay the moves; raises RecordError naming the first move that is not legal."""
+        board = Board(self.width, self.height, rule=self.rule)
+        for number, move in enumerate(self.moves, start=1):
+            reason = board.illegal_reason(move)
+            if reason is not None:
+                raise RecordError(f"move {number} is not legal: {reason}")
+            board.push(move)
+        return board
+
+
+def to_json(record: GameRecord) -> str:
+    data = asdict(record)
+    data["rule"] = record.rule.value
+    data["moves"] = [list(m) for m in record.moves]
+    data["format"] = "gridgames-gomoku"
+    return json.dumps(data, indent=2)
+
+
+def from_json(text: str) -> GameRecord:
+    """Read a JSON record; raises RecordError saying what was wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not a JSON record: {error}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a JSON record must be an object with width, height, rule and moves")
+    try:
+        width, height = check_size(data.get("width", 15), data.get("height", data.get("width", 15)))
+        rule = Rule.from_name(str(data.get("rule", "freestyle")))
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    moves_data = data.get("moves", [])
+    if not isinstance(moves_data, list):
+        raise RecordError("moves must be a list of [x, y] pairs")
+    moves: list[Point] = []
+    for number, item in enumerate(moves_data, start=1):
+        if (
+            not isinstance(item, list | tuple)
+            or len(item) != 2
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in item)
+        ):
+            raise RecordError(f"move {number} must be a pair of integers [x, y], got {item!r}")
+        moves.append((item[0], item[1]))
+    times = data.get("times_ms")
+    if times is not None and (
+        not isinstance(times, list) or not all(isinstance(t, int) for t in times)
+    ):
+        raise RecordError("times_ms must be a list of integers")
+    result = data.get("result", "*")
+    if result not in RESULTS:
+        raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
+    record = GameRecord(width, height, rule, moves, times, result,
+                        str(data.get("black", "")), str(data.get("white", "")))
+    record.to_board()  # validates every move
+    return record
+
+
+_PSQ_HEADER = re.compile(r"Piskvorky (\d+)x(\d+),\s*(-?\d+):(-?\d+),\s*(\d+)")
+_PSQ_MOVE = re.compile(r"(-?\d+),(-?\d+)(?:,(-?\d+))?")
+
+
+def to_psq(record: GameRecord) -> str:
+    """Piskvork's layout: 1-based ``x,y,time`` lines, then the two players and a result code."""
+    lines = [f"Piskvorky {record.width}x{record.height}, 0:0, 0"]
+    times = record.times_ms or [0] * len(record.moves)
+    for (x, y), t in zip(record.moves, times, strict=False):
+        lines.append(f"{x + 1},{y + 1},{t}")
+    for (x, y) in record.moves[len(times):]:
+        lines.append(f"{x + 1},{y + 1},0")
+    lines += [record.black or "homo-1", record.white or "homo-2", "0"]
+    return "\n".join(lines)
+
+
+def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
+    """Read a ``.psq`` file (the rule is not stored in the format, so it is given)."""
+    lines = [line.strip() for line in text.splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    if not lines:
+        raise RecordError("empty .psq file")
+    header = _PSQ_HEADER.match(lines[0])
+    if header is None:
+        raise RecordError(
+            f"not a .psq file: the first line should look like 'Piskvorky 15x15, 0:0, 0', "
+            f"got {lines[0][:60]!r}"
+        )
+    try:
+        width, height = check_size(int(header[1]), int(header[2]))
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    moves: list[Point] = []
+    times: list[int] = []
+    rest = lines[1:]
+    while rest and (match := _PSQ_MOVE.fullmatch(rest[0])):
+        moves.append((int(match[1]) - 1, int(match[2]) - 1))
+        times.append(int(match[3] or 0))
+        rest.pop(0)
+    names = [line for line in rest if line and not line.lstrip("-").isdigit()]
+    record = GameRecord(width, height, rule, moves, times)
+    # Piskvork names a human player "homo-1" / "homo-2".
+    names = ["" if name.startswith("homo-") else name for name in names]
+    record.black = names[0] if len(names) > 0 else ""
+    record.white = names[1] if len(names) > 1 else ""
+    board = record.to_board()
+    outcome = board.outcome()
+    record.result = "*" if outcome is None else outcome.result
+    return record
+
+
+def save(record: GameRecord, path: str | Path) -> None:
+    """Write ``record`` as ``.psq`` when the name ends so, else as JSON."""
+    target = Path(path)
+    text = to_psq(record) if target.suffix.lower() == ".psq" else to_json(record)
+    target.write_text(text + "\n", encoding="utf-8")
+
+
+def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:
+    """Read a ``.psq`` or JSON record (by content); ``rule`` applies to ``.psq`` files."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"cannot read {path}: {error}") from None
+    if text.lstrip().startswith("Piskvorky"):
+        return from_psq(text, rule)
+    return from_json(text)
+
+
+def winner_of(record: GameRecord) -> Color | None:
+    return {"1-0": Color.BLACK, "0-1": Color.WHITE}.get(record.result)

@@ -1,0 +1,298 @@
+"""The five-in-a-row rules: which lines win and which points are forbidden.
+
+The rules are numba kernels over a padded grid: an ``int8`` array of shape
+``(height + 2, width + 2)`` whose border cells hold :data:`WALL`, so a walk
+along a line stops at the edge without bounds checks. Point ``(x, y)`` lives
+at ``grid[y + 1, x + 1]``. These kernels *are* the rules: the board, the
+engine and the front ends all decide wins and renju fouls through them.
+
+>>> from gridgames.gomoku import Rule
+>>> Rule.RENJU.gomocup, Rule.from_gomocup(9)
+(4, <Rule.CARO_EXACT: 'caro-exact'>)
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+import numpy as np
+from numba import njit
+
+EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
+
+# Line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+_DX = np.array([d[0] for d in DIRECTIONS], dtype=np.int64)
+_DY = np.array([d[1] for d in DIRECTIONS], dtype=np.int64)
+
+# Kernel codes of the rules (Rule.code).
+FREESTYLE_CODE, STANDARD_CODE, RENJU_CODE, CARO_CODE, CARO_EXACT_CODE = 0, 1, 2, 3, 4
+
+
+class Rule(Enum):
+    """A five-in-a-row rule set; the value is its name in text forms."""
+
+    FREESTYLE = "freestyle"
+    STANDARD = "standard"
+    RENJU = "renju"
+    CARO = "caro"
+    CARO_EXACT = "caro-exact"
+
+    @property
+    def code(self) -> int:
+        """The small integer the kernels use for this rule."""
+        return _CODES[self]
+
+    @property
+    def gomocup(self) -> int:
+        """The Gomocup protocol's ``INFO rule`` number."""
+        return _GOMOCUP[self]
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+    @classmethod
+    def from_gomocup(cls, number: int) -> Rule:
+        """The rule for a Gomocup ``INFO rule`` value (2 is renju in the Yixin dialect)."""
+        for rule, value in _GOMOCUP.items():
+            if value == number:
+                return rule
+        if number == 2:
+            return cls.RENJU
+        allowed = ", ".join(f"{v} ({r.value})" for r, v in _GOMOCUP.items())
+        raise ValueError(f"unknown Gomocup rule {number}; allowed: {allowed}, 2 (renju)")
+
+    @classmethod
+    def from_name(cls, name: str) -> Rule:
+        """Parse a rule name such as ``"renju"`` or ``"caro_exact"`` (case-insensitive)."""
+        key = name.strip().lower().replace("_", "-")
+        for rule in cls:
+            if rule.value == key:
+                return rule
+        allowed = ", ".join(r.value for r in cls)
+        raise ValueError(f"unknown rule {name!r}; allowed: {allowed}")
+
+
+_CODES = {
+    Rule.FREESTYLE: FREESTYLE_CODE,
+    Rule.STANDARD: STANDARD_CODE,
+    Rule.RENJU: RENJU_CODE,
+    Rule.CARO: CARO_CODE,
+    Rule.CARO_EXACT: CARO_EXACT_CODE,
+}
+_GOMOCUP = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 4, Rule.CARO: 8, Rule.CARO_EXACT: 9}
+_DESCRIPTIONS = {
+    Rule.FREESTYLE: "five or more in a row wins",
+    Rule.STANDARD: "exactly five in a row wins; an overline does not",
+    Rule.RENJU: "black: exactly five wins, double three, double four and overline are "
+    "forbidden; white: five or more wins",
+    Rule.CARO: "five or more wins, but an exact five blocked at both ends does not",
+    Rule.CARO_EXACT: "exactly five wins, and not when blocked at both ends",
+}
+
+
+class Foul(IntEnum):
+    """Why a point is forbidden for black under renju (``NONE`` when it is not)."""
+
+    NONE = 0
+    DOUBLE_THREE = 1
+    DOUBLE_FOUR = 2
+    OVERLINE = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+@njit(cache=True)
+def _run(grid, gx, gy, dx, dy, color):
+    """Stones of ``color`` contiguous with (gx, gy) along a line: (back, forward)."""
+    back = 0
+    while grid[gy - dy * (back + 1), gx - dx * (back + 1)] == color:
+        back += 1
+    forward = 0
+    while grid[gy + dy * (forward + 1), gx + dx * (forward + 1)] == color:
+        forward += 1
+    return back, forward
+
+
+@njit(cache=True)
+def winning_direction(grid, x, y, rule_code):
+    """Index into DIRECTIONS of a winning line through the stone at (x, y), or -1."""
+    gx, gy = x + 1, y + 1
+    color = grid[gy, gx]
+    opponent = 3 - color
+    for d in range(4):
+        dx, dy = _DX[d], _DY[d]
+        back, forward = _run(grid, gx, gy, dx, dy, color)
+        length = back + forward + 1
+        if length < 5:
+            continue
+        if rule_code == FREESTYLE_CODE:
+            return d
+        if rule_code == STANDARD_CODE:
+            if length == 5:
+                return d
+        elif rule_code == RENJU_CODE:
+            if length == 5 or color == WHITE:
+                return d
+        else:  # caro: an exact five must not be blocked by the opponent at both ends
+            if length > 5:
+                if rule_code == CARO_CODE:
+                    return d
+                continue
+            before = grid[gy - dy * (back + 1), gx - dx * (back + 1)]
+            after = grid[gy + dy * (forward + 1), gx + dx * (forward + 1)]
+            if not (before == opponent and after == opponent):
+                return d
+    return -1
+
+
+@njit(cache=True)
+def _five_completions(grid, gx, gy, dx, dy):
+    """Black's completion squares to an exact five through (gx, gy) on one line.
+
+    Returns (count, first, last) with first/last as offsets along the line; a
+    straight four counts once (its two completions are five apart).
+    """
+    count = 0
+    first = 0
+    last = 0
+    for sign in (-1, 1):
+        for s in range(1, 5):
+            cx, cy = gx + dx * s * sign, gy + dy * s * sign
+            v = grid[cy, cx]
+            if v == BLACK:
+                continue
+            if v != EMPTY:
+                break
+            grid[cy, cx] = BLACK
+            back, forward = _run(grid, cx, cy, dx, dy, BLACK)
+            grid[cy, cx] = EMPTY
+            t = s * sign
+            # the five must be exact and contain the stone at offset 0
+            if back + forward + 1 == 5 and t - back <= 0 <= t + forward:
+                if count == 0 or t < first:
+                    first = t
+                if count == 0 or t > last:
+                    last = t
+                count += 1
+    if count == 2 and last - first == 5:
+        count = 1
+    return count
+
+
+@njit(cache=True)
+def _is_straight_four(grid, gx, gy, dx, dy):
+    """Black's unbroken four through (gx, gy) that two squares complete to exact fives."""
+    back, forward = _run(grid, gx, gy, dx, dy, BLACK)
+    if back + forward + 1 != 4:
+        return False
+    bx, by = gx - dx * (back + 1), gy - dy * (back + 1)
+    fx, fy = gx + dx * (forward + 1), gy + dy * (forward + 1)
+    if grid[by, bx] != EMPTY or grid[fy, fx] != EMPTY:
+        return False
+    # a completion next to another black stone would make an overline
+    return grid[by - dy, bx - dx] != BLACK and grid[fy + dy, fx + dx] != BLACK
+
+
+@njit(cache=True)
+def _is_real_three(grid, gx, gy, dx, dy):
+    """Whether black's stone at (gx, gy) makes a three on this line (RIF, recursive)."""
+    for sign in (-1, 1):
+        for s in range(1, 5):
+            cx, cy = gx + dx * s * sign, gy + dy * s * sign
+            v = grid[cy, cx]
+            if v == BLACK:
+                continue
+            if v != EMPTY:
+                break
+            grid[cy, cx] = BLACK
+            back, forward = _run(grid, cx, cy, dx, dy, BLACK)
+            makes_five = back + forward + 1 >= 5
+            straight = (not makes_five) and _is_straight_four(grid, gx, gy, dx, dy)
+            grid[cy, cx] = EMPTY
+            if straight and _foul(grid, cx, cy) == 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _black_neighbours(grid, gx, gy):
+    """Black stones within four squares of (gx, gy) along its four lines."""
+    count = 0
+    for d in range(4):
+        dx, dy = _DX[d], _DY[d]
+        for sign in (-1, 1):
+            for s in range(1, 5):
+                v = grid[gy + dy * s * sign, gx + dx * s * sign]
+                if v == WALL:
+                    break
+                if v == BLACK:
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def _foul(grid, gx, gy):
+    """Foul code for black at the empty padded cell (gx, gy)."""
+    # Every foul needs at least four black stones on the lines through the point.
+    if _black_neighbours(grid, gx, gy) < 4:
+        return 0
+    grid[gy, gx] = BLACK
+    result = 0
+    overline = False
+    fours = 0
+    for d in range(4):
+        back, forward = _run(grid, gx, gy, _DX[d], _DY[d], BLACK)
+        length = back + forward + 1
+        if length == 5:  # an exact five wins before any foul counts
+            grid[gy, gx] = EMPTY
+            return 0
+        if length > 5:
+            overline = True
+    if overline:
+        result = 3
+    else:
+        has_four = np.zeros(4, dtype=np.bool_)
+        for d in range(4):
+            n = _five_completions(grid, gx, gy, _DX[d], _DY[d])
+            if n > 0:
+                has_four[d] = True
+                fours += n
+        if fours >= 2:
+            result = 2
+        else:
+            threes = 0
+            for d in range(4):
+                if not has_four[d] and _is_real_three(grid, gx, gy, _DX[d], _DY[d]):
+                    threes += 1
+                    if threes >= 2:
+                        result = 1
+                        break
+    grid[gy, gx] = EMPTY
+    return result
+
+
+@njit(cache=True)
+def forbidden_kind(grid, x, y):
+    """Renju foul for black at the empty point (x, y): a :class:`Foul` value as int.
+
+    An exact five is never forbidden. The grid is written during the check and
+    restored before returning.
+    """
+    return _foul(grid, x + 1, y + 1)
+
+
+@njit(cache=True)
+def forbidden_map(grid):
+    """Foul codes for black at every empty point, shape (height, width)."""
+    height = grid.shape[0] - 2
+    width = grid.shape[1] - 2
+    out = np.zeros((height, width), dtype=np.int8)
+    for y in range(height):
+        for x in range(width):
+            if grid[y + 1, x + 1] == EMPTY:
+                out[y, x] = _foul(grid, x + 1, y + 1)
+    return out

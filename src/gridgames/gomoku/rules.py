@@ -198,27 +198,6 @@ def _is_straight_four(grid, gx, gy, dx, dy):
 
 
 @njit(cache=True)
-def _is_real_three(grid, gx, gy, dx, dy):
-    """Whether black's stone at (gx, gy) makes a three on this line (RIF, recursive)."""
-    for sign in (-1, 1):
-        for s in range(1, 5):
-            cx, cy = gx + dx * s * sign, gy + dy * s * sign
-            v = grid[cy, cx]
-            if v == BLACK:
-                continue
-            if v != EMPTY:
-                break
-            grid[cy, cx] = BLACK
-            back, forward = _run(grid, cx, cy, dx, dy, BLACK)
-            makes_five = back + forward + 1 >= 5
-            straight = (not makes_five) and _is_straight_four(grid, gx, gy, dx, dy)
-            grid[cy, cx] = EMPTY
-            if straight and _foul(grid, cx, cy) == 0:
-                return True
-    return False
-
-
-@njit(cache=True)
 def _black_neighbours(grid, gx, gy):
     """Black stones within four squares of (gx, gy) along its four lines."""
     count = 0
@@ -234,45 +213,139 @@ def _black_neighbours(grid, gx, gy):
     return count
 
 
+_UNDECIDED = -1
+
+
 @njit(cache=True)
-def _foul(grid, gx, gy):
-    """Foul code for black at the empty padded cell (gx, gy)."""
+def _foul_without_threes(grid, gx, gy):
+    """Foul code for black at (gx, gy) from fives, overlines and fours alone.
+
+    Returns (code, four_mask). When the code is _UNDECIDED the threes still
+    have to be counted: the stone is then left on the grid and bit d of
+    four_mask tells that direction d already holds a four.
+    """
     # Every foul needs at least four black stones on the lines through the point.
     if _black_neighbours(grid, gx, gy) < 4:
-        return 0
+        return 0, 0
     grid[gy, gx] = BLACK
-    result = 0
     overline = False
-    fours = 0
     for d in range(4):
         back, forward = _run(grid, gx, gy, _DX[d], _DY[d], BLACK)
         length = back + forward + 1
         if length == 5:  # an exact five wins before any foul counts
             grid[gy, gx] = EMPTY
-            return 0
+            return 0, 0
         if length > 5:
             overline = True
     if overline:
-        result = 3
-    else:
-        has_four = np.zeros(4, dtype=np.bool_)
-        for d in range(4):
-            n = _five_completions(grid, gx, gy, _DX[d], _DY[d])
-            if n > 0:
-                has_four[d] = True
-                fours += n
-        if fours >= 2:
-            result = 2
-        else:
-            threes = 0
-            for d in range(4):
-                if not has_four[d] and _is_real_three(grid, gx, gy, _DX[d], _DY[d]):
-                    threes += 1
-                    if threes >= 2:
-                        result = 1
-                        break
-    grid[gy, gx] = EMPTY
-    return result
+        grid[gy, gx] = EMPTY
+        return 3, 0
+    fours = 0
+    four_mask = 0
+    for d in range(4):
+        n = _five_completions(grid, gx, gy, _DX[d], _DY[d])
+        if n > 0:
+            four_mask |= 1 << d
+            fours += n
+    if fours >= 2:
+        grid[gy, gx] = EMPTY
+        return 2, 0
+    return _UNDECIDED, four_mask
+
+
+@njit(cache=True)
+def _three_completion(grid, gx, gy, d, k):
+    """Candidate k (0..7) on line d that turns black's stone at (gx, gy) into a straight four.
+
+    Returns (status, qx, qy): status 1 = q completes a straight four without
+    making a five, 0 = not this candidate, -1 = blocked, skip the rest of this side.
+    """
+    dx, dy = _DX[d], _DY[d]
+    sign = -1 if k < 4 else 1
+    s = k % 4 + 1
+    for t in range(1, s + 1):
+        v = grid[gy + dy * t * sign, gx + dx * t * sign]
+        if v != BLACK and v != EMPTY:
+            return -1, 0, 0
+        if t == s and v != EMPTY:
+            return 0, 0, 0
+    qx, qy = gx + dx * s * sign, gy + dy * s * sign
+    grid[qy, qx] = BLACK
+    back, forward = _run(grid, qx, qy, dx, dy, BLACK)
+    straight = back + forward + 1 < 5 and _is_straight_four(grid, gx, gy, dx, dy)
+    grid[qy, qx] = EMPTY
+    return (1 if straight else 0), qx, qy
+
+
+@njit(cache=True)
+def _foul(grid, gx, gy):
+    """Foul code for black at the empty padded cell (gx, gy).
+
+    A three counts only if a square completing it to a straight four is itself
+    not forbidden (with the stone placed): a depth-first search over nested
+    positions, run on an explicit stack because cached numba code must not recurse.
+    """
+    code, mask = _foul_without_threes(grid, gx, gy)
+    if code != _UNDECIDED:
+        return code
+    cap = grid.size + 1
+    # one frame per nested stone: x, y, direction, candidate, threes found, four mask
+    frames = np.zeros((cap, 6), dtype=np.int64)
+    frames[0, 0], frames[0, 1], frames[0, 5] = gx, gy, mask
+    top = 0
+    child = _UNDECIDED  # result of the frame just finished, if any
+    while True:
+        f = frames[top]
+        if child != _UNDECIDED:
+            if child == 0:  # the completion is legal: a real three on this line
+                f[4] += 1
+                if f[4] >= 2:
+                    grid[f[1], f[0]] = EMPTY
+                    if top == 0:
+                        return 1
+                    top -= 1
+                    child = 1
+                    continue
+                f[2] += 1
+                f[3] = 0
+            else:
+                f[3] += 1
+            child = _UNDECIDED
+        found = False
+        qx = qy = 0
+        while f[2] < 4 and not found:
+            if (f[5] >> f[2]) & 1:
+                f[2] += 1
+                f[3] = 0
+                continue
+            while f[3] < 8:
+                status, qx, qy = _three_completion(grid, f[0], f[1], f[2], f[3])
+                if status == 1:
+                    found = True
+                    break
+                if status == -1 and f[3] < 4:
+                    f[3] = 4
+                elif status == -1:
+                    f[3] = 8
+                else:
+                    f[3] += 1
+            if not found:
+                f[2] += 1
+                f[3] = 0
+        if found:
+            code, mask = _foul_without_threes(grid, qx, qy)
+            if code != _UNDECIDED:
+                child = code
+                continue
+            top += 1
+            g = frames[top]
+            g[0], g[1], g[2], g[3], g[4], g[5] = qx, qy, 0, 0, 0, mask
+            continue
+        grid[f[1], f[0]] = EMPTY  # fewer than two real threes: legal
+        if top == 0:
+            return 0
+        top -= 1
+        child = 0
 
 
 @njit(cache=True)

@@ -1,0 +1,224 @@
+"""Board behaviour under every rule: wins, overlines, caro blocks, draws, undo."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.gomoku import Board, Color, IllegalMoveError, Outcome, Rule
+
+
+def play_line(board: Board, black: list[tuple[int, int]], white: list[tuple[int, int]]) -> None:
+    """Alternate black and white moves (black first); lists may differ by one."""
+    for i in range(max(len(black), len(white))):
+        if i < len(black):
+            board.push(black[i])
+        if i < len(white):
+            board.push(white[i])
+
+
+def row(y: int, xs: list[int]) -> list[tuple[int, int]]:
+    return [(x, y) for x in xs]
+
+
+FAR_WHITE = [(0, 14), (2, 14), (4, 14), (6, 14), (8, 14), (10, 14)]
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_exact_five_wins_under_every_rule(rule):
+    board = Board(15, rule=rule)
+    play_line(board, row(7, [3, 4, 5, 6]), FAR_WHITE[:4])
+    assert board.outcome() is None
+    board.push((7, 7))
+    assert board.outcome() == Outcome(Color.BLACK, tuple(row(7, [3, 4, 5, 6, 7])))
+
+
+@pytest.mark.parametrize(
+    ("rule", "wins"),
+    [
+        (Rule.FREESTYLE, True),
+        (Rule.STANDARD, False),
+        (Rule.CARO, True),
+        (Rule.CARO_EXACT, False),
+    ],
+)
+def test_overline_wins_only_where_the_rule_allows(rule, wins):
+    board = Board(15, rule=rule)
+    # black: 3 4 5 _ 7 8 on row 7, then fills 6 -> six in a row
+    play_line(board, row(7, [3, 4, 5, 7, 8]), FAR_WHITE[:5])
+    assert board.outcome() is None
+    board.push((6, 7))
+    outcome = board.outcome()
+    if wins:
+        assert outcome is not None and outcome.winner is Color.BLACK
+        assert len(outcome.line) == 6
+    else:
+        assert outcome is None
+        board.push((12, 12))  # the game goes on
+
+
+def test_renju_black_overline_is_forbidden_but_white_overline_wins():
+    board = Board(15, rule=Rule.RENJU)
+    play_line(board, row(7, [3, 4, 5, 7, 8]), FAR_WHITE[:5])
+    with pytest.raises(IllegalMoveError, match="forbidden for black: overline"):
+        board.push((6, 7))
+
+
+@pytest.mark.parametrize("rule", [Rule.CARO, Rule.CARO_EXACT])
+def test_caro_five_blocked_at_both_ends_does_not_win(rule):
+    board = Board(15, rule=rule)
+    # white at 2 and 8 on row 7 blocks both ends of black's 3..7
+    play_line(board, row(7, [3, 4, 5, 6]), [(2, 7), (8, 7), (0, 0), (0, 2)])
+    board.push((7, 7))
+    assert board.outcome() is None
+
+
+@pytest.mark.parametrize("rule", [Rule.CARO, Rule.CARO_EXACT])
+def test_caro_five_blocked_at_one_end_wins(rule):
+    board = Board(15, rule=rule)
+    play_line(board, row(7, [3, 4, 5, 6]), [(2, 7), (0, 0), (0, 2), (0, 4)])
+    board.push((7, 7))
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is Color.BLACK
+
+
+@pytest.mark.parametrize("rule", [Rule.CARO, Rule.CARO_EXACT])
+def test_caro_edge_is_not_a_block(rule):
+    board = Board(15, rule=rule)
+    # black 0..4 on row 7: the edge on the left, white on the right
+    play_line(board, row(7, [0, 1, 2, 3]), [(5, 7), (9, 0), (9, 2), (9, 4)])
+    board.push((4, 7))
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is Color.BLACK
+
+
+def test_caro_blocked_overline_wins_only_under_caro():
+    for rule, wins in [(Rule.CARO, True), (Rule.CARO_EXACT, False)]:
+        board = Board(15, rule=rule)
+        play_line(board, row(7, [3, 4, 5, 7, 8]), [(2, 7), (9, 7), (0, 0), (0, 2), (0, 4)])
+        board.push((6, 7))
+        outcome = board.outcome()
+        assert (outcome is not None) is wins, rule
+
+
+def test_diagonal_and_anti_diagonal_wins_on_a_non_square_board():
+    board = Board(9, 6)
+    play_line(board, [(0, 0), (1, 1), (2, 2), (3, 3)], [(8, 0), (8, 1), (8, 2), (8, 3)])
+    board.push((4, 4))
+    assert board.outcome() == Outcome(Color.BLACK, ((0, 0), (1, 1), (2, 2), (3, 3), (4, 4)))
+    board = Board(6, 9)
+    play_line(board, [(5, 8), (4, 7), (3, 6), (2, 5)], [(0, 0), (1, 0), (2, 0), (3, 0)])
+    board.push((1, 4))
+    outcome = board.outcome()
+    assert outcome is not None and set(outcome.line) == {(5, 8), (4, 7), (3, 6), (2, 5), (1, 4)}
+
+
+def test_full_board_without_five_is_a_draw():
+    board = Board(5)
+    # columns alternate in pairs so no line of five forms
+    pattern = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"]
+    blacks = [(x, y) for y, line in enumerate(pattern) for x, c in enumerate(line) if c == "X"]
+    whites = [(x, y) for y, line in enumerate(pattern) for x, c in enumerate(line) if c == "O"]
+    assert len(blacks) == 13 and len(whites) == 12
+    play_line(board, blacks, whites)
+    assert board.outcome() == Outcome(None)
+    assert board.legal_moves == []
+
+
+def test_refusals_say_why():
+    board = Board(15)
+    board.push((7, 7))
+    with pytest.raises(IllegalMoveError, match="h8 is occupied by black"):
+        board.push((7, 7))
+    with pytest.raises(IllegalMoveError, match="off the board; x must be 0 to 14"):
+        board.push((15, 0))
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        board.push((-1, 3))
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        board.push("h8")  # type: ignore[arg-type]
+    assert isinstance(IllegalMoveError("x"), ValueError)
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 15), (15, 65), (0, 0), (5.0, 5)])
+def test_board_sizes_outside_5_to_64_are_refused(width, height):
+    with pytest.raises(ValueError, match=r"board (width|height)"):
+        Board(width, height)
+
+
+def test_largest_and_smallest_boards():
+    big = Board(64, 64)
+    big.push((63, 63))
+    assert big.point_name((63, 63)) == "bl1"
+    small = Board(5, 64)
+    play_line(small, [(0, y) for y in range(60, 64)], [(4, y) for y in range(4)])
+    small.push((0, 59))
+    assert small.outcome() is not None
+
+
+def test_pop_restores_the_exact_state():
+    board = Board(15, rule=Rule.RENJU)
+    moves = [(7, 7), (8, 8), (7, 8), (8, 7), (7, 9)]
+    snapshots = []
+    for move in moves:
+        snapshots.append((board.grid.copy(), board.outcome(), board.to_move, board.legal_moves))
+        board.push(move)
+    for move in reversed(moves):
+        assert board.pop() == move
+        grid, outcome, to_move, legal = snapshots.pop()
+        assert (board.grid == grid).all()
+        assert board.outcome() == outcome and board.to_move == to_move
+        assert board.legal_moves == legal
+    with pytest.raises(IndexError, match="no move to take back"):
+        board.pop()
+
+
+def test_pop_after_a_win_reopens_the_game():
+    board = Board(15)
+    play_line(board, row(7, [3, 4, 5, 6, 7]), FAR_WHITE[:4])
+    assert board.is_game_over()
+    board.pop()
+    assert not board.is_game_over()
+    board.push((2, 7))
+    assert board.outcome() is not None
+
+
+def test_copy_is_independent():
+    board = Board(15)
+    board.push((7, 7))
+    clone = board.copy()
+    clone.push((8, 8))
+    assert board.move_stack == [(7, 7)] and clone.move_stack == [(7, 7), (8, 8)]
+    assert board[(8, 8)] is None and clone[(8, 8)] is Color.WHITE
+
+
+def test_str_and_repr_are_readable():
+    board = Board(6, 5)
+    board.push((0, 0))
+    board.push((5, 4))
+    text = str(board)
+    assert text.splitlines()[0].split() == ["a", "b", "c", "d", "e", "f"]
+    assert text.splitlines()[1].split() == ["5", "X", ".", ".", ".", ".", "."]
+    assert text.splitlines()[-1].split() == ["1", ".", ".", ".", ".", ".", "o"]
+    assert repr(board) == "Board(6, 5, rule=Rule.FREESTYLE, moves='a5f1')"
+
+
+def test_forbidden_points_only_when_black_is_to_move():
+    board = Board(15, rule=Rule.RENJU)
+    for m in ["h8", "a1", "i9", "a3", "h10", "a5", "j8"]:
+        board.push(board.parse(m))
+    assert board.forbidden_points() == set()  # white to move
+    board.push(board.parse("a7"))
+    forbidden = {board.point_name(p) for p in board.forbidden_points()}
+    for name in forbidden:
+        with pytest.raises(IllegalMoveError, match="forbidden for black"):
+            board.push(board.parse(name))
+    assert all(board.is_legal(p) for p in board.legal_moves)
+
+
+def test_rule_numbers_and_names():
+    assert [r.gomocup for r in Rule] == [0, 1, 4, 8, 9]
+    assert Rule.from_gomocup(2) is Rule.RENJU
+    assert Rule.from_name("CARO_EXACT") is Rule.CARO_EXACT
+    with pytest.raises(ValueError, match="allowed: freestyle, standard, renju, caro, caro-exact"):
+        Rule.from_name("go")
+    with pytest.raises(ValueError, match="unknown Gomocup rule 3"):
+        Rule.from_gomocup(3)

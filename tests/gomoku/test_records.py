@@ -1,0 +1,94 @@
+"""Game records: .psq and JSON round trips and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.records import (
+    GameRecord,
+    RecordError,
+    from_json,
+    from_psq,
+    load,
+    save,
+    to_json,
+    to_psq,
+)
+
+
+def finished_game(rule: Rule = Rule.FREESTYLE, width: int = 15, height: int = 15) -> Board:
+    board = Board(width, height, rule=rule)
+    for i in range(4):
+        board.push((2 + i, 3))
+        board.push((2 + i, 4))
+    board.push((6, 3))
+    return board
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_json_round_trip(rule):
+    board = finished_game(rule, 12, 9)
+    record = GameRecord.from_board(board, black="human", white="level:4",
+                                   times_ms=list(range(len(board))))
+    assert record.result == "1-0"
+    again = from_json(to_json(record))
+    assert again == record
+    assert again.to_board() == board
+
+
+def test_psq_round_trip_and_layout():
+    board = finished_game(width=20, height=18)
+    record = GameRecord.from_board(board, black="pbrain-a", white="pbrain-b")
+    text = to_psq(record)
+    lines = text.splitlines()
+    assert lines[0] == "Piskvorky 20x18, 0:0, 0"
+    assert lines[1] == "3,4,0"  # 1-based x,y,time
+    assert lines[-3:] == ["pbrain-a", "pbrain-b", "0"]
+    again = from_psq(text)
+    assert again.moves == record.moves and again.result == "1-0"
+    assert (again.black, again.white) == ("pbrain-a", "pbrain-b")
+
+
+def test_reads_piskvork_files_without_times_or_names():
+    record = from_psq("Piskvorky 15x15, 11:11, 1\r\n8,8\r\n9,9\r\n-1\r\n")
+    assert record.moves == [(7, 7), (8, 8)] and record.result == "*"
+
+
+def test_save_and_load_choose_the_format(tmp_path):
+    board = finished_game(Rule.RENJU)
+    record = GameRecord.from_board(board)
+    for name in ("game.psq", "game.json"):
+        save(record, tmp_path / name)
+        again = load(tmp_path / name, rule=Rule.RENJU)
+        assert again.moves == record.moves and again.rule is Rule.RENJU
+    assert (tmp_path / "game.psq").read_text().startswith("Piskvorky 15x15")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not a JSON record"),
+        ("[1, 2]", "must be an object"),
+        ('{"width": 3}', "board width 3 is out of range"),
+        ('{"rule": "chess"}', "unknown rule 'chess'"),
+        ('{"moves": [[7, 7], [7]]}', r"move 2 must be a pair of integers"),
+        ('{"moves": [[7, 7], [7, 7]]}', "move 2 is not legal: h8 is occupied"),
+        ('{"moves": [[15, 0]]}', "move 1 is not legal: .* off the board"),
+        ('{"result": "2-0"}', "result '2-0' is not one of"),
+    ],
+)
+def test_bad_json_records_say_what_is_wrong(text, message):
+    with pytest.raises(RecordError, match=message):
+        from_json(text)
+
+
+def test_bad_psq_records_say_what_is_wrong(tmp_path):
+    with pytest.raises(RecordError, match="first line should look like"):
+        from_psq("hello\n1,1,0\n")
+    with pytest.raises(RecordError, match="move 2 is not legal"):
+        from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\n1,1,0\n")
+    with pytest.raises(RecordError, match="empty"):
+        from_psq("\n\n")
+    with pytest.raises(RecordError, match="cannot read"):
+        load(tmp_path / "missing.json")

@@ -1,0 +1,414 @@
+"""``gridgames queens``: the N-Queens puzzle in the terminal.
+
+    gridgames queens [--n N]                        play (default 8×8)
+    gridgames queens solve --n N [--fixed SQUARES]  complete a board, keeping those queens
+    gridgames queens count --n N                    count every solution
+
+Squares are written for people: rows are numbered 1..N from the top and
+columns are numbered 1..N from the left, as ``ROW,COL`` (``3,5``). On boards
+of up to 26 columns a column may also be a letter, as in the game: ``e3`` or
+``3 e`` is row 3, column e (the 5th). In ``--fixed``, squares are separated by
+spaces or semicolons; an empty string means no fixed queens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import string
+import sys
+import time
+from typing import NoReturn
+
+from gridgames.queens import (
+    Placement,
+    QueenConflictError,
+    count_solutions,
+    hint,
+    solve,
+    warm_up,
+)
+from gridgames.queens.board import Square
+from gridgames.queens.counter import MAX_N
+
+NAME = "queens"
+HELP = "The N-Queens puzzle: play it, solve it, count solutions"
+
+MAX_PLAY_N = 26  # one letter per column
+MAX_PLAY_COUNT_N = 16  # counting larger boards takes minutes
+MAX_SOLVE_N = 10_000_000
+LETTERS = string.ascii_lowercase
+
+_LETTER_FIRST = re.compile(r"([a-z])\s*,?\s*(\d+)")
+_NUMBER_FIRST = re.compile(r"(\d+)\s*,?\s*([a-z])")
+_NUMBERS = re.compile(r"(\d+)\s*,\s*(\d+)")
+
+
+class InputError(ValueError):
+    """Bad input from the user; the message is shown as it is."""
+
+
+# ---------------------------------------------------------------- squares
+
+
+def parse_square(text: str, n: int) -> Square:
+    """Turn ``c3``, ``3 c``, ``3C`` or ``3,3`` into a 0-based ``(row, col)``.
+
+    >>> parse_square("c3", 8), parse_square("3 C", 8), parse_square("3,3", 8)
+    ((2, 2), (2, 2), (2, 2))
+    >>> parse_square("h9", 8)
+    Traceback (most recent call last):
+    ...
+    gridgames.cli.queens.InputError: row 9 is off the board: rows go from 1 to 8
+    """
+    cleaned = text.strip().lower()
+    if match := _NUMBERS.fullmatch(cleaned):
+        row, col = int(match[1]), int(match[2])
+    elif n <= MAX_PLAY_N and (match := _LETTER_FIRST.fullmatch(cleaned)):
+        col, row = LETTERS.index(match[1]) + 1, int(match[2])
+    elif n <= MAX_PLAY_N and (match := _NUMBER_FIRST.fullmatch(cleaned)):
+        row, col = int(match[1]), LETTERS.index(match[2]) + 1
+    else:
+        example = "c3, 3 c or 3,3" if n <= MAX_PLAY_N else "3,5"
+        raise InputError(f"{text.strip()!r} is not a square: write it like {example}")
+    if not 1 <= row <= n:
+        raise InputError(f"row {row} is off the board: rows go from 1 to {n}")
+    if not 1 <= col <= n:
+        allowed = f"a to {LETTERS[n - 1]}" if n <= MAX_PLAY_N else f"1 to {n}"
+        raise InputError(f"column {col} is off the board: columns go from {allowed}")
+    return (row - 1, col - 1)
+
+
+def format_square(square: Square, n: int) -> str:
+    """``(2, 4)`` → ``e3`` on small boards, ``3,5`` on big ones.
+
+    >>> format_square((2, 4), 8), format_square((2, 4), 100)
+    ('e3', '3,5')
+    """
+    row, col = square
+    if n <= MAX_PLAY_N:
+        return f"{LETTERS[col]}{row + 1}"
+    return f"{row + 1},{col + 1}"
+
+
+def parse_squares(text: str, n: int) -> list[Square]:
+    """Squares separated by spaces or semicolons (``3,5 1,1``, ``e3; a1`` or ``3 e 1 a``)."""
+    tokens = re.split(r"[\s;]+", re.sub(r"\s*,\s*", ",", text.strip()))
+    squares = []
+    while tokens:
+        token = tokens.pop(0)
+        # "3 e" and "e 3" are one square written with a space.
+        if tokens and _is_letter_and_number(token, tokens[0]):
+            token += tokens.pop(0)
+        if token:
+            squares.append(parse_square(token, n))
+    return squares
+
+
+def _is_letter_and_number(first: str, second: str) -> bool:
+    pair = {first.isdigit(), second.isdigit()}
+    letters = [word for word in (first, second) if not word.isdigit()]
+    return pair == {True, False} and len(letters[0]) == 1 and letters[0].isalpha()
+
+
+def render(placement: Placement) -> str:
+    """The board with column letters on top and row numbers on the left."""
+    n = placement.n
+    width = len(str(n))
+    lines = [" " * (width + 2) + " ".join(LETTERS[:n])]
+    for row in range(n):
+        cells = " ".join("Q" if (row, col) in placement else "." for col in range(n))
+        lines.append(f"{row + 1:>{width}}  {cells}")
+    return "\n".join(lines)
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def parse_size(text: str | None, default: int, maximum: int) -> int:
+    if text is None:
+        return default
+    try:
+        n = int(text)
+    except ValueError:
+        raise InputError(f"board size must be a whole number, not {text!r}") from None
+    if not 1 <= n <= maximum:
+        raise InputError(f"board size must be between 1 and {maximum}, not {n}")
+    return n
+
+
+# ---------------------------------------------------------------- commands
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Place N queens on an N×N board so that none attacks another. Without a "
+        "command, play the puzzle. Squares: rows 1..N from the top, columns 1..N "
+        "from the left, as ROW,COL (3,5); up to 26 columns a letter works too (e3)."
+    )
+    _one_line_errors(parser)
+    parser.add_argument(
+        "--n", metavar="N", help=f"board size for the game (1 to {MAX_PLAY_N}, default 8)"
+    )
+    actions = parser.add_subparsers(dest="action", metavar="COMMAND")
+    solver = actions.add_parser(
+        "solve",
+        help="complete a board, keeping fixed queens",
+        description="Complete an N×N board keeping the fixed queens, and show the time taken. "
+        "Exit status 1 when no completion exists.",
+    )
+    _one_line_errors(solver)
+    solver.add_argument("--n", metavar="N", required=True, help="board size")
+    solver.add_argument(
+        "--fixed",
+        metavar="SQUARES",
+        default="",
+        help='queens to keep, e.g. "1,1 2,3" (row,col from 1) or "a1 c2"; may be empty',
+    )
+    solver.add_argument("--seed", metavar="S", default="0", help="random seed (default 0)")
+    counter = actions.add_parser(
+        "count", help="count every solution", description="Count the solutions of the N×N board."
+    )
+    _one_line_errors(counter)
+    counter.add_argument("--n", metavar="N", required=True, help=f"board size (1 to {MAX_N})")
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Report argument errors as one line on stderr (exit status 2), no usage dump."""
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    setattr(parser, "error", error)  # noqa: B010  (argparse has no hook for this)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.action == "solve":
+            return run_solve(args)
+        if args.action == "count":
+            return run_count(args)
+        return Game(parse_size(args.n, 8, MAX_PLAY_N)).play()
+    except InputError as error:
+        print(f"gridgames queens: error: {error}", file=sys.stderr)
+        return 2
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    n = parse_size(args.n, 8, MAX_SOLVE_N)
+    fixed = parse_squares(args.fixed, n)
+    try:
+        seed = int(args.seed)
+    except ValueError:
+        raise InputError(f"seed must be a whole number, not {args.seed!r}") from None
+    try:
+        Placement.from_queens(n, fixed)
+    except ValueError as error:
+        raise InputError(_describe_bad_fixed(error, n)) from None
+    warm_up()
+    start = time.perf_counter()
+    solution = solve(n, fixed, seed=seed)
+    elapsed = format_seconds(time.perf_counter() - start)
+    queens = f"{len(fixed)} fixed queen{'s' if len(fixed) != 1 else ''}"
+    if solution is None:
+        print(
+            f"no solution: the {queens} cannot be completed on the {n}×{n} board "
+            f"(proved in {elapsed})"
+        )
+        return 1
+    print(f"solution for the {n}×{n} board with {queens}, found in {elapsed}:")
+    if n <= MAX_PLAY_N:
+        print(render(Placement.from_queens(n, solution)))
+    else:
+        print(" ".join(format_square(square, n) for square in solution))
+    return 0
+
+
+def _describe_bad_fixed(error: ValueError, n: int) -> str:
+    if isinstance(error, QueenConflictError):
+        return (
+            f"fixed queens {format_square(error.attacker, n)} and "
+            f"{format_square(error.square, n)} attack each other along the {error.line}"
+        )
+    if str(error).startswith("there is already a queen on"):
+        return "the same square is given twice in --fixed"
+    return str(error)
+
+
+def run_count(args: argparse.Namespace) -> int:
+    n = parse_size(args.n, 8, MAX_N)
+    warm_up()
+    start = time.perf_counter()
+    count = count_solutions(n)
+    elapsed = format_seconds(time.perf_counter() - start)
+    print(
+        f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board (counted in {elapsed})"
+    )
+    return 0
+
+
+# ---------------------------------------------------------------- the game
+
+INSTRUCTIONS = """\
+The N-Queens puzzle
+===================
+Place {n} queens on the {n}×{n} board so that no queen attacks another: no two
+queens may share a row, a column or a diagonal. A queen that would be attacked
+is refused.
+
+Commands:
+  c3 or 3 c   place a queen on column c, row 3 (rows count from the top);
+              the same square again removes the queen
+  solve       complete the board, keeping your queens, and show the time taken
+  hint        show a square that keeps the board solvable
+  restart     clear the board
+  count       count every solution for this board size
+  size N      start again on an N×N board (1 to {max_n})
+  help        show this text
+  quit        leave (Ctrl-D works too)"""
+
+
+class Game:
+    """The interactive puzzle: reads commands, changes the placement, prints the board."""
+
+    def __init__(self, n: int) -> None:
+        self.placement = Placement(n)
+
+    @property
+    def n(self) -> int:
+        return self.placement.n
+
+    def play(self) -> int:
+        try:
+            print(self.instructions())
+            warm_up()
+            input("\nPress Enter to continue.")
+            self.show()
+            while True:
+                line = input(f"queens ({len(self.placement)}/{self.n})> ")
+                if not self.handle(line):
+                    return 0
+        except (EOFError, KeyboardInterrupt):
+            print("\nBye.")
+            return 0
+
+    def instructions(self) -> str:
+        return INSTRUCTIONS.format(n=self.n, max_n=MAX_PLAY_N)
+
+    def show(self) -> None:
+        print()
+        print(render(self.placement))
+        print()
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command; False means quit."""
+        words = line.strip().lower().split()
+        if not words:
+            print("Type a square such as c3, or help.")
+            return True
+        command = words[0]
+        if command in ("quit", "exit", "q") and len(words) == 1:
+            print("Bye.")
+            return False
+        try:
+            if command == "help" and len(words) == 1:
+                print(self.instructions())
+            elif command == "restart" and len(words) == 1:
+                self.placement.clear()
+                print("New board.")
+                self.show()
+            elif command == "size":
+                self.resize(words[1:])
+            elif command == "solve" and len(words) == 1:
+                self.solve()
+            elif command == "hint" and len(words) == 1:
+                self.hint()
+            elif command == "count" and len(words) == 1:
+                self.count()
+            else:
+                self.toggle(line)
+        except InputError as error:
+            message = str(error)
+            print(message[:1].upper() + message[1:])
+        return True
+
+    def toggle(self, text: str) -> None:
+        try:
+            square = parse_square(text, self.n)
+        except InputError as error:
+            raise InputError(f"{error}. Type help for the commands.") from None
+        name = format_square(square, self.n)
+        if square in self.placement:
+            self.placement.remove(*square)
+            print(f"Removed the queen on {name}.")
+            self.show()
+            return
+        try:
+            self.placement.place(*square)
+        except QueenConflictError as conflict:
+            attacker = format_square(conflict.attacker, self.n)
+            raise InputError(
+                f"Refused: the queen on {attacker} attacks {name} along the {conflict.line}."
+            ) from None
+        print(f"Placed a queen on {name}.")
+        self.show()
+        if self.placement.is_solution:
+            print(f"Congratulations! All {self.n} queens are placed and none attacks another.")
+            print("Type restart to play again, or size N for another board.")
+
+    def resize(self, words: list[str]) -> None:
+        if len(words) != 1:
+            raise InputError(f"Write the size as a number, e.g. size 8 (1 to {MAX_PLAY_N}).")
+        self.placement = Placement(parse_size(words[0], 8, MAX_PLAY_N))
+        print(f"New {self.n}×{self.n} board: place {self.n} queens.")
+        self.show()
+
+    def solve(self) -> None:
+        if self.placement.is_solution:
+            print("The board is already solved. Type restart to play again.")
+            return
+        start = time.perf_counter()
+        solution = solve(self.n, self.placement.queens)
+        elapsed = format_seconds(time.perf_counter() - start)
+        kept = len(self.placement)
+        if solution is None:
+            print(
+                f"No solution exists with your {kept} queen{'s' if kept != 1 else ''} "
+                f"(proved in {elapsed}). Remove a queen or type restart."
+            )
+            return
+        self.placement = Placement.from_queens(self.n, solution)
+        print(
+            f"Solved in {elapsed}: kept your {kept} queen{'s' if kept != 1 else ''} "
+            f"and placed {self.n - kept} more."
+        )
+        self.show()
+
+    def hint(self) -> None:
+        if self.placement.is_solution:
+            print("The board is already solved.")
+            return
+        square = hint(self.placement)
+        if square is None:
+            print("No square keeps this board solvable: remove a queen or type restart.")
+        else:
+            print(f"Try a queen on {format_square(square, self.n)}.")
+
+    def count(self) -> None:
+        if self.n > MAX_PLAY_COUNT_N:
+            print(
+                f"Counting is offered here up to {MAX_PLAY_COUNT_N}×{MAX_PLAY_COUNT_N}; "
+                f"use 'gridgames queens count --n {self.n}' for bigger boards."
+            )
+            return
+        start = time.perf_counter()
+        count = count_solutions(self.n)
+        elapsed = format_seconds(time.perf_counter() - start)
+        print(
+            f"The {self.n}×{self.n} board has {count} solution{'s' if count != 1 else ''} "
+            f"(counted in {elapsed})."
+        )

@@ -1,0 +1,183 @@
+"""The queens front end, driven as a user would: through a terminal and as a command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+COMMAND = [sys.executable, "-m", "gridgames.cli.main", "queens"]
+
+
+def spawn(*extra: str) -> pexpect.spawn:
+    child = pexpect.spawn(
+        COMMAND[0],
+        [*COMMAND[1:], *extra],
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 120),
+    )
+    child.expect("Press Enter to continue")
+    child.sendline("")
+    return child
+
+
+def prompt(child: pexpect.spawn) -> None:
+    child.expect(r"queens \(\d+/\d+\)> ")
+
+
+def test_play_session() -> None:
+    child = spawn()
+    assert "no two\r\nqueens may share a row" in child.before  # the instructions came first
+    child.expect(r"a b c d e f g h")
+    prompt(child)
+    child.sendline("c3")
+    child.expect("Placed a queen on c3")
+    prompt(child)
+    child.sendline("4 D")
+    child.expect("Refused: the queen on c3 attacks d4 along the diagonal.")
+    prompt(child)
+    child.sendline("c7")
+    child.expect("Refused: the queen on c3 attacks c7 along the column.")
+    prompt(child)
+    child.sendline("a2")
+    child.expect("Placed a queen on a2")
+    prompt(child)
+    child.sendline("C3")  # the same square again removes it
+    child.expect("Removed the queen on c3")
+    prompt(child)
+    child.sendline("nonsense")
+    child.expect("'nonsense' is not a square: write it like c3, 3 c or 3,3")
+    prompt(child)
+    child.sendline("z9")
+    child.expect("Row 9 is off the board: rows go from 1 to 8")
+    prompt(child)
+    child.sendline("i1")
+    child.expect("Column 9 is off the board: columns go from a to h")
+    prompt(child)
+    child.sendline("size 40")
+    child.expect("Board size must be between 1 and 26, not 40")
+    prompt(child)
+    child.sendline("")
+    child.expect("Type a square such as c3, or help")
+    prompt(child)
+    child.sendline("hint")
+    child.expect(r"Try a queen on [a-h][1-8]\.")
+    prompt(child)
+    child.sendline("solve")
+    child.expect(r"Solved in [\d.]+ m?s: kept your 1 queen and placed 7 more\.")
+    child.expect(r"2  Q")  # a2 is kept
+    prompt(child)
+    child.sendline("restart")
+    child.expect("New board")
+    prompt(child)
+    child.sendline("a1")
+    prompt(child)
+    child.sendline("c2")
+    prompt(child)
+    child.sendline("solve")
+    child.expect(r"No solution exists with your 2 queens \(proved in [\d.]+ m?s\)")
+    prompt(child)
+    child.sendline("count")
+    child.expect("The 8×8 board has 92 solutions")
+    prompt(child)
+    child.sendline("help")
+    child.expect("size N")
+    prompt(child)
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_solving_by_hand_is_congratulated() -> None:
+    child = spawn("--n", "4")
+    for square in ["b1", "d2", "a3"]:
+        prompt(child)
+        child.sendline(square)
+    prompt(child)
+    child.sendline("4c")
+    child.expect("Congratulations! All 4 queens are placed")
+    prompt(child)
+    child.sendline("size 5")
+    child.expect("New 5×5 board")
+    prompt(child)
+    child.sendeof()
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_ctrl_c_leaves_cleanly() -> None:
+    child = spawn()
+    prompt(child)
+    child.sendintr()
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*COMMAND, *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_solve_command_prints_board_and_time() -> None:
+    result = run("solve", "--n", "8", "--fixed", "1,1 e2")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("solution for the 8×8 board with 2 fixed queens, found in")
+    assert lines[1].split() == list("abcdefgh")
+    rows = [line.split()[1:] for line in lines[2:10]]
+    assert rows[0][0] == "Q" and rows[1][4] == "Q"
+    assert all(row.count("Q") == 1 for row in rows)
+
+
+def test_solve_command_large_board_lists_squares() -> None:
+    result = run("solve", "--n", "200", "--fixed", "")
+    assert result.returncode == 0, result.stderr
+    squares = result.stdout.splitlines()[1].split()
+    assert len(squares) == 200
+    assert {int(s.split(",")[0]) for s in squares} == set(range(1, 201))
+
+
+def test_solve_command_without_solution() -> None:
+    result = run("solve", "--n", "8", "--fixed", "1,1 2,3")
+    assert result.returncode == 1
+    assert result.stdout.startswith("no solution: the 2 fixed queens cannot be completed")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "--n", "eight"], "board size must be a whole number, not 'eight'"),
+        (["solve", "--n", "0"], "board size must be between 1 and"),
+        (["solve", "--n", "8", "--fixed", "1,1 2,2"], "fixed queens a1 and b2 attack each other"),
+        (["solve", "--n", "8", "--fixed", "9,1"], "row 9 is off the board"),
+        (["solve", "--n", "8", "--fixed", "1,1 1,1"], "given twice"),
+        (["solve", "--n", "8", "--fixed", "x"], "'x' is not a square"),
+        (["solve"], "the following arguments are required: --n"),
+        (["count", "--n", "-2"], "board size must be between 1 and 62"),
+        (["--n", "99"], "board size must be between 1 and 26"),
+        (["--frobnicate"], "unrecognized arguments"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_count_command() -> None:
+    result = run("count", "--n", "8")
+    assert result.returncode == 0
+    assert result.stdout.startswith("92 solutions for the 8×8 board (counted in")

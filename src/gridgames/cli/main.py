@@ -17,6 +17,7 @@ from gridgames import __version__
 # (name, help, module) — the module is imported lazily.
 SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("queens", "The N-Queens puzzle: play it, solve it, count solutions", "gridgames.cli.queens"),
+    ("play", "Play Gomoku, Renju or Caro in the terminal", "gridgames.cli.play"),
 )
 
 

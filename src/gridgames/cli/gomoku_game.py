@@ -1,0 +1,352 @@
+"""One game of terminal Gomoku: turns, the move prompt and its commands, the computer.
+
+The rules live in :mod:`gridgames.gomoku`; this module only turns what is typed
+into board calls and shows the board's state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import Enum
+from threading import Event
+from typing import TYPE_CHECKING
+
+from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Rule
+from gridgames.gomoku.records import GameRecord, RecordError, load, save
+
+from .gomoku_view import (
+    Style,
+    color_supported,
+    format_move,
+    parse_move,
+    render_board,
+    unplayable_reason,
+)
+
+if TYPE_CHECKING:
+    from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult
+
+PAUSE_ENV = "GRIDGAMES_PAUSE"
+DEFAULT_PAUSE = 1.0
+
+COMMANDS_HELP = """\
+Type a move as the row number then the column letter (8 H), or the column
+letter then the row number (H8), as labelled on the board; case does not matter.
+Commands:
+  undo        take back the last move (against the computer: back to your previous turn)
+  hint        ask the computer for a suggestion
+  save FILE   save the game (FILE.psq in Piskvork format, any other name as JSON)
+  load FILE   load a saved game (.psq or JSON)
+  help        show this help
+  quit        leave this game and go back to the main menu"""
+
+
+class Mode(Enum):
+    """Who plays black (player 1) and who plays white (player 2)."""
+
+    HUMAN_HUMAN = "human-human"
+    HUMAN_COMPUTER = "human-computer"
+    COMPUTER_HUMAN = "computer-human"
+    COMPUTER_COMPUTER = "computer-computer"
+
+    @property
+    def description(self) -> str:
+        return {
+            Mode.HUMAN_HUMAN: "human vs human",
+            Mode.HUMAN_COMPUTER: "human vs computer, you play player 1 (moves first)",
+            Mode.COMPUTER_HUMAN: "human vs computer, you play player 2 (moves second)",
+            Mode.COMPUTER_COMPUTER: "computer vs computer",
+        }[self]
+
+    def is_computer(self, color: Color) -> bool:
+        computers = {
+            Mode.HUMAN_HUMAN: (),
+            Mode.HUMAN_COMPUTER: (Color.WHITE,),
+            Mode.COMPUTER_HUMAN: (Color.BLACK,),
+            Mode.COMPUTER_COMPUTER: (Color.BLACK, Color.WHITE),
+        }[self]
+        return color in computers
+
+
+def default_pause() -> float:
+    """Seconds between moves of a computer-vs-computer game (``GRIDGAMES_PAUSE`` overrides)."""
+    try:
+        return max(0.0, float(os.environ.get(PAUSE_ENV, DEFAULT_PAUSE)))
+    except ValueError:
+        return DEFAULT_PAUSE
+
+
+@dataclass
+class Settings:
+    mode: Mode = Mode.HUMAN_HUMAN
+    rule: Rule = Rule.FREESTYLE
+    width: int = 15
+    height: int = 15
+    level: int = 4
+    seconds_per_move: float = 3.0
+    symbols: tuple[str, str] = ("o", "x")
+    pause: float = field(default_factory=default_pause)
+
+    def new_board(self) -> Board:
+        return Board(self.width, self.height, rule=self.rule)
+
+    def summary(self) -> str:
+        text = f"{self.mode.description}; {self.rule.value}; {self.width}x{self.height} board"
+        if self.mode is not Mode.HUMAN_HUMAN:
+            text += f"; computer level {self.level}, {self.seconds_per_move:g} s per move"
+        return text
+
+
+class Console:
+    """Terminal input and output; tests substitute a scripted one."""
+
+    def __init__(self, *, color: bool | None = None) -> None:
+        self.is_tty = sys.stdout.isatty()
+        self.color = color_supported(self.is_tty) if color is None else color
+
+    def ask(self, prompt: str) -> str:
+        """One line of input (EOFError at the end of input)."""
+        return input(prompt)
+
+    def say(self, text: str = "") -> None:
+        print(text, flush=True)
+
+    @property
+    def columns(self) -> int:
+        return shutil.get_terminal_size().columns
+
+    def status(self, text: str) -> None:
+        """A transient line that the next status or clear_status overwrites (terminals only)."""
+        if self.is_tty:
+            sys.stdout.write("\r\x1b[K" + text[: self.columns - 1])
+            sys.stdout.flush()
+
+    def clear_status(self) -> None:
+        if self.is_tty:
+            sys.stdout.write("\r\x1b[K")
+            sys.stdout.flush()
+
+
+def think(console: Console, board: Board, limit: Limit, activity: str) -> SearchResult:
+    """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress."""
+    from gridgames.gomoku import ai
+
+    position = board.copy()  # the engine may play moves on its board while searching
+    if not console.is_tty:
+        return ai.think(position, limit)
+    stop = Event()
+    infos: list[SearchInfo] = []
+    spinner = itertools.cycle("|/-\\")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(ai.think, position, limit, stop=stop, on_info=infos.append)
+        try:
+            while True:
+                try:
+                    return future.result(timeout=0.1)
+                except TimeoutError:
+                    progress = ""
+                    if infos:
+                        info = infos[-1]
+                        progress = (f" depth {info.depth}, score {info.score_text}, "
+                                    f"{info.nodes:,} positions")
+                    console.status(f"{next(spinner)} {activity}{progress}")
+        except KeyboardInterrupt:
+            stop.set()
+            raise
+        finally:
+            console.clear_status()
+
+
+class GameEnd(Enum):
+    FINISHED = "finished"
+    QUIT = "quit"
+
+
+class Game:
+    """A game from the first move (or a given position) to a result or ``quit``."""
+
+    def __init__(self, settings: Settings, console: Console, board: Board | None = None) -> None:
+        self.settings = settings
+        self.console = console
+        self.board = board if board is not None else settings.new_board()
+        self.style = Style(settings.symbols, console.color)
+
+    # -- names ---------------------------------------------------------------
+
+    def player_name(self, color: Color) -> str:
+        """``Player 1 (o)``, ``Computer (x)`` or, when both are computers, ``Computer 1 (o)``."""
+        number = 1 if color is Color.BLACK else 2
+        symbol = self.style.symbol(color)
+        if not self.settings.mode.is_computer(color):
+            return f"Player {number} ({symbol})"
+        if self.settings.mode is Mode.COMPUTER_COMPUTER:
+            return f"Computer {number} ({symbol})"
+        return f"Computer ({symbol})"
+
+    def record_name(self, color: Color) -> str:
+        if self.settings.mode.is_computer(color):
+            return f"gridgames level {self.settings.level}"
+        return ""
+
+    # -- the game loop -------------------------------------------------------
+
+    def play(self) -> GameEnd:
+        self.show_board()
+        if self.settings.mode is not Mode.COMPUTER_COMPUTER:
+            self.console.say("Type help at the move prompt for the commands.")
+        while True:
+            outcome = self.board.outcome()
+            if outcome is not None:
+                self.announce_result()
+                return GameEnd.FINISHED
+            color = self.board.to_move
+            if self.settings.mode.is_computer(color):
+                if not self.computer_turn(color):
+                    return GameEnd.QUIT
+                if self.settings.mode is Mode.COMPUTER_COMPUTER and not self.board.is_game_over():
+                    time.sleep(self.settings.pause)
+            elif not self.human_turn(color):
+                return GameEnd.QUIT
+
+    def show_board(self) -> None:
+        outcome = self.board.outcome()
+        line = outcome.line if outcome is not None else ()
+        self.console.say()
+        self.console.say(render_board(self.board, self.style, winning_line=line,
+                                      max_width=self.console.columns))
+        self.console.say()
+
+    def announce_result(self) -> None:
+        outcome = self.board.outcome()
+        assert outcome is not None
+        if outcome.winner is None:
+            self.console.say("The board is full: the game is a draw.")
+            return
+        stones = ", ".join(format_move(point) for point in outcome.line)
+        self.console.say(f"{self.player_name(outcome.winner)} wins! "
+                         f"The winning line (marked *) is {stones}.")
+
+    def limit(self) -> Limit:
+        from gridgames.gomoku.ai import get_level
+
+        time_ms = max(1, round(self.settings.seconds_per_move * 1000))
+        return get_level(self.settings.level).limit_for(time_ms)
+
+    def computer_turn(self, color: Color) -> bool:
+        """Let the computer move; False if the engine failed (the game is abandoned)."""
+        name = self.player_name(color)
+        try:
+            result = think(self.console, self.board, self.limit(), f"{name} is thinking...")
+            self.board.push(result.move)
+        except Exception as error:  # an engine fault ends this game, not the program
+            self.console.say(f"The computer could not move: {error}")
+            return False
+        details = f"score {result.score_text}"
+        if result.depth:
+            details += f", depth {result.depth}"
+        self.console.say(f"{name} plays {format_move(result.move)} ({details})")
+        self.show_board()
+        return True
+
+    def human_turn(self, color: Color) -> bool:
+        """Read input until a move is played; False when the player quits."""
+        name = self.player_name(color)
+        number = 1 if color is Color.BLACK else 2
+        self.console.say(f"It is now player {number}'s ({self.style.symbol(color)}) turn to move")
+        while True:
+            text = self.console.ask(f"{name} make a move: ").strip()
+            command, _, argument = text.partition(" ")
+            command = command.lower()
+            argument = argument.strip()
+            if command == "quit":
+                return False
+            if command == "help":
+                self.console.say(COMMANDS_HELP)
+            elif command == "undo":
+                if self.undo():
+                    return True
+            elif command == "hint":
+                self.hint(name)
+            elif command == "save":
+                self.save(argument)
+            elif command == "load":
+                if self.load(argument):
+                    return True
+            elif self.try_move(text):
+                self.show_board()
+                return True
+
+    def try_move(self, text: str) -> bool:
+        if not text:
+            self.console.say("Please type a move, like 8 H, or help.")
+            return False
+        try:
+            point = parse_move(text, self.board.width, self.board.height)
+        except (InvalidMoveError, IllegalMoveError) as error:
+            self.console.say(f"{error}.")
+            return False
+        reason = unplayable_reason(self.board, point, self.style)
+        if reason is not None:
+            self.console.say(f"{reason}.")
+            return False
+        self.board.push(point)
+        return True
+
+    # -- commands ------------------------------------------------------------
+
+    def undo(self) -> bool:
+        """Take back one move, or two against the computer so it is the human's turn again."""
+        plies = 1 if self.settings.mode is Mode.HUMAN_HUMAN else 2
+        if len(self.board) < plies:
+            self.console.say("Nothing to undo.")
+            return False
+        taken = [self.board.pop() for _ in range(plies)]
+        names = " and ".join(format_move(point) for point in reversed(taken))
+        self.console.say(f"Took back {names}.")
+        self.show_board()
+        return True
+
+    def hint(self, name: str) -> None:
+        try:
+            result = think(self.console, self.board, self.limit(), "Looking for a good move...")
+        except Exception as error:  # an engine fault costs the hint, not the game
+            self.console.say(f"No hint available: {error}")
+            return
+        details = f"score {result.score_text}"
+        if result.depth:
+            details += f", depth {result.depth}"
+        self.console.say(f"Hint for {name}: {format_move(result.move)} ({details})")
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.console.say("Usage: save FILE (FILE.psq for Piskvork format, else JSON).")
+            return
+        record = GameRecord.from_board(self.board, black=self.record_name(Color.BLACK),
+                                       white=self.record_name(Color.WHITE))
+        try:
+            save(record, path)
+        except OSError as error:
+            self.console.say(f"Could not save to {path}: {error.strerror or error}.")
+            return
+        self.console.say(f"Saved {len(self.board)} moves to {path}.")
+
+    def load(self, path: str) -> bool:
+        if not path:
+            self.console.say("Usage: load FILE (a .psq or JSON game record).")
+            return False
+        try:
+            board = load(path, rule=self.board.rule).to_board()
+        except RecordError as error:
+            self.console.say(f"Load failed: {error}")
+            return False
+        self.board = board
+        self.console.say(f"Loaded {path}: {board.rule.value}, {board.width}x{board.height}, "
+                         f"{len(board)} moves.")
+        self.show_board()
+        return True

@@ -1,0 +1,391 @@
+"""``gridgames play``: Gomoku, Renju and Caro in the terminal.
+
+Interactive by default: a main menu, settings, then games against a friend or
+the computer. With ``--print`` it replays ``--moves`` or ``--load`` instead,
+prints the position and the result, and exits (for scripts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+import unicodedata
+
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
+from gridgames.gomoku.board import check_size
+from gridgames.gomoku.notation import format_renju, parse_position
+from gridgames.gomoku.records import load
+
+from .gomoku_game import Console, Game, GameEnd, Mode, Settings
+from .gomoku_view import RESERVED, Style, render_board
+
+NAME = "play"
+HELP = "Play Gomoku, Renju or Caro in the terminal"
+
+INSTRUCTIONS = """\
+Instructions:
+
+Gomoku is a 2 player game in which players take turns placing pieces on a
+board (15x15 by default, 19x19 in the original game; change it in Settings).
+The first player to have five of their pieces in a row, horizontally,
+vertically, or diagonally, wins the game. Player 1 plays black and moves
+first, player 2 plays white; by default player 1's pieces are "o"s and
+player 2's are "x"s.
+
+Columns are labelled with letters along the top and rows with numbers down
+the side, row 1 at the top. When it is your turn, type the row number, a
+space and the column letter (ex. "14 A"), or the column letter then the row
+number ("A14"); small letters work too. What you see on the board is what
+you type.
+
+The last move is shown in brackets, like [o]. Under renju, the points
+player 1 may not play (double three, double four, overline) are marked !.
+When one of the players has five in a row, the game ends, the winning line
+is marked with stars (*o*) and the winner is announced.
+
+Rules (choose one in Settings):
+{rules}
+
+At the move prompt you can also type undo, hint, save FILE, load FILE, help
+or quit (back to the main menu).
+
+Good luck!"""
+
+MENU = """\
+1. Instructions
+2. Start game
+3. Settings
+4. Quit"""
+
+BANNER = """\
+=============================
+     Welcome to Gomoku!
+============================="""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = (
+        "On screen, and when typing moves during a game, rows are numbered from the top\n"
+        "(as in the original design: '14 A' or 'A14'). --moves and the printed move list\n"
+        "use renju notation instead, the standard for game records: a column letter and\n"
+        "a row counted from the bottom, e.g. 'h8 i9 j10' or the position string 'h8i9j10'.\n\n"
+        "examples:\n"
+        "  gridgames play\n"
+        "  gridgames play --mode human-computer --level 2 --size 19\n"
+        "  gridgames play --rule renju --moves 'h8 i9 h9' --print\n"
+        "  gridgames play --load game.psq --print"
+    )
+    parser.add_argument("--mode", choices=[m.value for m in Mode], default=None,
+                        help="who plays: human-computer means you move first")
+    parser.add_argument("--rule", default=None,
+                        help="freestyle (default), standard, renju, caro or caro-exact")
+    parser.add_argument("--size", type=int, default=None, help="square board size (default 15)")
+    parser.add_argument("--width", type=int, default=None, help="board width (columns)")
+    parser.add_argument("--height", type=int, default=None, help="board height (rows)")
+    parser.add_argument("--level", default=None, help="computer level, 1 (weakest) to the maximum")
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="time per computer move in seconds (default 3)")
+    parser.add_argument("--symbols", default=None, metavar="PQ",
+                        help="the two one-character symbols of player 1 and 2 (default ox)")
+    parser.add_argument("--pause", type=float, default=None, metavar="SECONDS",
+                        help="pause between moves in computer-vs-computer games "
+                        "(default 1, or $GRIDGAMES_PAUSE)")
+    parser.add_argument("--no-color", action="store_true", help="never use colour")
+    parser.add_argument("--moves", default=None,
+                        help="moves to play first, in renju notation ('h8 i9' or 'h8i9')")
+    parser.add_argument("--load", default=None, metavar="FILE",
+                        help="start from a saved game (.psq or JSON record)")
+    parser.add_argument("--print", action="store_true",
+                        help="print the position and the result, then exit")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from_args(args)
+        start = starting_board(args, settings)
+    except ValueError as error:  # includes the board's move errors and RecordError
+        print(f"gridgames play: {error}", file=sys.stderr)
+        return 2
+    console = Console(color=False if args.no_color else None)
+    if args.print:
+        board = start if start is not None else settings.new_board()
+        try:
+            print_position(board, Style(settings.symbols, console.color), console)
+        except BrokenPipeError:
+            # The reader (e.g. head) stopped early; silence the flush at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    try:
+        main_menu(settings, console, start)
+    except EOFError:
+        console.say()
+        console.say("Goodbye!")
+    except KeyboardInterrupt:
+        console.say()
+        console.say("Goodbye!")
+        return 130
+    return 0
+
+
+# -- command-line settings ------------------------------------------------------
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Settings from the options; raises ValueError saying which option is wrong."""
+    settings = Settings()
+    if args.mode is not None:
+        settings.mode = Mode(args.mode)
+    if args.rule is not None:
+        settings.rule = Rule.from_name(args.rule)
+    if args.size is not None:
+        settings.width = settings.height = args.size
+    if args.width is not None:
+        settings.width = args.width
+    if args.height is not None:
+        settings.height = args.height
+    check_size(settings.width, settings.height)
+    if args.level is not None:
+        from gridgames.gomoku.ai import get_level
+
+        settings.level = get_level(args.level).number
+    if args.time is not None:
+        if not 0.1 <= args.time <= 3600:
+            raise ValueError(f"--time {args.time:g} is out of range; allowed: 0.1 to 3600 seconds")
+        settings.seconds_per_move = args.time
+    if args.symbols is not None:
+        problem = symbols_problem(tuple(args.symbols))
+        if problem:
+            raise ValueError(f"--symbols {args.symbols!r}: {problem}")
+        settings.symbols = (args.symbols[0], args.symbols[1])
+    if args.pause is not None:
+        settings.pause = max(0.0, args.pause)
+    return settings
+
+
+def symbols_problem(symbols: tuple[str, ...]) -> str | None:
+    """Why these player symbols cannot be used, or ``None`` if they can."""
+    if len(symbols) != 2:
+        return "give exactly two characters, one per player"
+    for symbol in symbols:
+        if (len(symbol) != 1 or not symbol.isprintable() or symbol.isspace()
+                or unicodedata.east_asian_width(symbol) in ("W", "F")):
+            return f"{symbol!r} is not a single visible character"
+        if symbol in RESERVED:
+            return f"{symbol!r} is used to draw the board; choose another character"
+    if symbols[0] == symbols[1]:
+        return "the two players need different symbols"
+    return None
+
+
+def starting_board(args: argparse.Namespace, settings: Settings) -> Board | None:
+    """The position given by --load and/or --moves, or ``None`` for an empty board."""
+    if args.load is None and args.moves is None:
+        return None
+    if args.load is not None:
+        board = load(args.load, rule=settings.rule).to_board()
+        settings.width, settings.height, settings.rule = board.width, board.height, board.rule
+    else:
+        board = settings.new_board()
+    if args.moves is not None:
+        start = len(board)
+        for number, point in enumerate(
+            parse_position(args.moves, board.width, board.height), start=start + 1
+        ):
+            reason = board.illegal_reason(point)
+            if reason is not None:
+                raise IllegalMoveError(f"move {number} ({format_renju(point, board.height)}) "
+                                       f"is not legal: {reason}")
+            board.push(point)
+    return board
+
+
+def print_position(board: Board, style: Style, console: Console) -> None:
+    outcome = board.outcome()
+    line = outcome.line if outcome is not None else ()
+    console.say(render_board(board, style, winning_line=line, max_width=console.columns))
+    console.say()
+    console.say(f"Rule: {board.rule.value} ({board.rule.description}); "
+                f"board {board.width}x{board.height}")
+    moves = " ".join(format_renju(point, board.height) for point in board.move_stack)
+    console.say(f"Moves ({len(board)}, renju notation, rows counted from the bottom): "
+                f"{moves or '-'}")
+    if outcome is None:
+        color = board.to_move
+        console.say(f"Result: * (game in progress; {color.label} "
+                    f"({style.symbol(color)}) to move)")
+    elif outcome.winner is None:
+        console.say(f"Result: {outcome.result} (draw: the board is full)")
+    else:
+        stones = " ".join(format_renju(point, board.height) for point in outcome.line)
+        console.say(f"Result: {outcome.result} ({outcome}; winning line {stones})")
+
+
+# -- menus ------------------------------------------------------------------------
+
+
+def main_menu(settings: Settings, console: Console, start: Board | None = None) -> None:
+    """The welcome screen and main menu, until the player quits (EOFError on end of input)."""
+    console.say(BANNER)
+    if start is not None:
+        play_games(settings, console, start)
+    while True:
+        console.say()
+        console.say(MENU)
+        console.say(f"(Current game: {settings.summary()})")
+        choice = console.ask("Select an option (1-4): ").strip()
+        if choice == "1":
+            rules = "\n".join(
+                textwrap.fill(f"{rule.value}: {rule.description}", width=76,
+                              initial_indent="  ", subsequent_indent="      ")
+                for rule in Rule
+            )
+            console.say()
+            console.say(INSTRUCTIONS.format(rules=rules))
+            console.say()
+            console.ask("Enter anything to go back to the main menu: ")
+        elif choice == "2":
+            play_games(settings, console)
+        elif choice == "3":
+            settings_menu(settings, console)
+        elif choice == "4":
+            console.say("Thank you for playing!")
+            return
+        else:
+            console.say(f"{choice!r} is not an option: enter 1, 2, 3 or 4.")
+
+
+def play_games(settings: Settings, console: Console, start: Board | None = None) -> None:
+    """Games with these settings until the player declines another or quits one."""
+    board = start
+    while True:
+        game = Game(settings, console, board)
+        if game.play() is GameEnd.QUIT:
+            return
+        if not ask_yes_no(console, "Play again? (Y/N): "):
+            return
+        board = None
+
+
+def ask_yes_no(console: Console, prompt: str) -> bool:
+    while True:
+        answer = console.ask(prompt).strip().lower()
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+        console.say("Please answer Y or N.")
+
+
+def ask_choice(console: Console, title: str, options: list[str], current: int) -> int:
+    """A numbered list; returns the 0-based index chosen (Enter keeps ``current``)."""
+    console.say()
+    console.say(title)
+    for number, option in enumerate(options, start=1):
+        marker = "*" if number - 1 == current else " "
+        console.say(f" {marker}{number}. {option}")
+    while True:
+        answer = console.ask(f"Choose 1-{len(options)} (Enter keeps {current + 1}): ").strip()
+        if not answer:
+            return current
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return int(answer) - 1
+        console.say(f"{answer!r} is not an option: enter a number from 1 to {len(options)}.")
+
+
+def ask_number(console: Console, prompt: str, low: float, high: float, current: float,
+               *, whole: bool) -> float:
+    """A number in ``low..high`` (Enter keeps ``current``)."""
+    while True:
+        answer = console.ask(f"{prompt} ({low:g}-{high:g}, Enter keeps {current:g}): ").strip()
+        if not answer:
+            return current
+        try:
+            value = int(answer) if whole else float(answer)
+        except ValueError:
+            console.say(f"{answer!r} is not a {'whole ' if whole else ''}number.")
+            continue
+        if low <= value <= high:
+            return value
+        console.say(f"{answer} is out of range: enter a number from {low:g} to {high:g}.")
+
+
+def settings_menu(settings: Settings, console: Console) -> None:
+    from gridgames.gomoku.ai import LEVELS, MAX_LEVEL
+
+    while True:
+        level = LEVELS[settings.level - 1]
+        entries = [
+            f"Mode: {settings.mode.description}",
+            f"Rule: {settings.rule.value}",
+            f"Board size: {settings.width}x{settings.height}",
+            f"Computer level: {level.number} ({level.name})",
+            f"Time per computer move: {settings.seconds_per_move:g} s",
+            f"Symbols: player 1 {settings.symbols[0]}, player 2 {settings.symbols[1]}",
+            f"Pause between moves (computer vs computer): {settings.pause:g} s",
+            "Back to the main menu",
+        ]
+        console.say()
+        console.say("Settings:")
+        for number, entry in enumerate(entries, start=1):
+            console.say(f"  {number}. {entry}")
+        choice = console.ask(f"Select a setting to change (1-{len(entries)}): ").strip()
+        if choice == "1":
+            modes = list(Mode)
+            index = ask_choice(console, "Mode:", [m.description for m in modes],
+                               modes.index(settings.mode))
+            settings.mode = modes[index]
+        elif choice == "2":
+            rules = list(Rule)
+            index = ask_choice(console, "Rule:", [f"{r.value}: {r.description}" for r in rules],
+                               rules.index(settings.rule))
+            settings.rule = rules[index]
+        elif choice == "3":
+            choose_size(settings, console)
+        elif choice == "4":
+            options = [f"{lv.name}: {lv.description}" for lv in LEVELS]
+            settings.level = 1 + ask_choice(console, f"Computer level (1-{MAX_LEVEL}):",
+                                            options, settings.level - 1)
+        elif choice == "5":
+            settings.seconds_per_move = ask_number(
+                console, "Seconds per computer move", 0.1, 3600, settings.seconds_per_move,
+                whole=False)
+        elif choice == "6":
+            choose_symbols(settings, console)
+        elif choice == "7":
+            settings.pause = ask_number(console, "Seconds between computer moves", 0, 60,
+                                        settings.pause, whole=False)
+        elif choice == "8":
+            return
+        else:
+            console.say(f"{choice!r} is not an option: enter a number from 1 to {len(entries)}.")
+
+
+def choose_size(settings: Settings, console: Console) -> None:
+    sizes = ["15x15 (standard)", "19x19 (as in the original game)", "another size"]
+    current = {(15, 15): 0, (19, 19): 1}.get((settings.width, settings.height), 2)
+    index = ask_choice(console, "Board size:", sizes, current)
+    if index == 0:
+        settings.width = settings.height = 15
+    elif index == 1:
+        settings.width = settings.height = 19
+    else:
+        settings.width = int(ask_number(console, "Board width", MIN_SIZE, MAX_SIZE,
+                                        settings.width, whole=True))
+        settings.height = int(ask_number(console, "Board height", MIN_SIZE, MAX_SIZE,
+                                         settings.height, whole=True))
+
+
+def choose_symbols(settings: Settings, console: Console) -> None:
+    while True:
+        first = console.ask(f"Symbol for player 1 (Enter keeps {settings.symbols[0]}): ").strip()
+        second = console.ask(f"Symbol for player 2 (Enter keeps {settings.symbols[1]}): ").strip()
+        symbols = (first or settings.symbols[0], second or settings.symbols[1])
+        problem = symbols_problem(symbols)
+        if problem is None:
+            settings.symbols = symbols
+            return
+        console.say(f"Cannot use those symbols: {problem}.")
+

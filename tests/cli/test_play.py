@@ -1,0 +1,307 @@
+"""``gridgames play`` end to end: the real program driven through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from gridgames.cli.main import main
+from gridgames.gomoku import Board, Point, Rule
+from gridgames.gomoku.ai import MAX_LEVEL
+from gridgames.gomoku.records import GameRecord, save
+
+PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "play"]
+MENU_PROMPT = "Select an option (1-4): "
+# The first computer move may compile the engine's kernels on a fresh machine.
+ENGINE_TIMEOUT = 180
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(NO_COLOR="1", GRIDGAMES_PAUSE="0", TERM="xterm")
+    return env
+
+
+def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+    return pexpect.spawn(PROGRAM[0], [*PROGRAM[1:], *args], env=environment(), cwd=str(cwd),
+                         encoding="utf-8", timeout=60, dimensions=(50, 120))
+
+
+def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
+    child.expect_exact(prompt)
+    child.sendline(text)
+
+
+def move(child: pexpect.spawn, player: str, text: str) -> None:
+    """``player`` as the prompt names it, e.g. ``Player 1 (o)``."""
+    answer(child, f"{player} make a move: ", text)
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    return child.exitstatus if child.exitstatus is not None else -(child.signalstatus or 0)
+
+
+def saved_position(path: Path, black: list[Point], white: list[Point],
+                   rule: Rule = Rule.RENJU) -> None:
+    board = Board(15, rule=rule)
+    for index, point in enumerate(black):
+        board.push(point)
+        if index < len(white):
+            board.push(white[index])
+    save(GameRecord.from_board(board), path)
+
+
+P1, P2 = "Player 1 (o)", "Player 2 (x)"
+
+
+def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
+    child = spawn(cwd=tmp_path)
+    child.expect_exact("Welcome to Gomoku!")
+    answer(child, MENU_PROMPT, "9")
+    child.expect_exact("'9' is not an option: enter 1, 2, 3 or 4.")
+    answer(child, MENU_PROMPT, "1")
+    child.expect_exact("Instructions:")
+    child.expect_exact('(ex. "14 A")')
+    answer(child, "Enter anything to go back to the main menu: ", "ok")
+    answer(child, MENU_PROMPT, "2")
+    child.expect_exact("It is now player 1's (o) turn to move")
+
+    # Black fills row 8 from A to E, typing each form the game accepts; white plays row 9.
+    for black, white in [("8 a", "9 A"), ("B8", "b9"), ("8c", "9 C"), ("d 8", "9D")]:
+        move(child, P1, black)
+        child.expect_exact("It is now player 2's (x) turn to move")
+        move(child, P2, white)
+    move(child, P1, "banana")
+    child.expect_exact("Cannot read 'banana' as a move: type the row number and the column "
+                       "letter, like 8 H or H8 (type help for commands).")
+    move(child, P1, "16 A")
+    child.expect_exact("16 A is off the board: rows are 1 to 15 and columns A to O.")
+    move(child, P1, "P8")
+    child.expect_exact("8 P is off the board: rows are 1 to 15 and columns A to O.")
+    move(child, P1, "9 b")
+    child.expect_exact("9 B is already taken by x.")
+    move(child, P1, "")
+    child.expect_exact("Please type a move, like 8 H, or help.")
+    move(child, P1, "8 E")
+    child.expect_exact("Player 1 (o) wins! The winning line (marked *) is "
+                       "8 A, 8 B, 8 C, 8 D, 8 E.")
+    assert "8  *o**o**o**o**o* .  ." in (child.before or "")
+
+    answer(child, "Play again? (Y/N): ", "maybe")
+    child.expect_exact("Please answer Y or N.")
+    answer(child, "Play again? (Y/N): ", "y")
+    child.expect_exact("It is now player 1's (o) turn to move")
+    assert "[" not in (child.before or "") and " x " not in (child.before or "")  # empty board
+
+    # Second game: white wins down column B.
+    blacks = ["1 A", "1 C", "1 E", "1 G", "15 O"]
+    whites = ["2 B", "3 B", "4 B", "5 B", "6 B"]
+    for black, white in zip(blacks, whites, strict=True):
+        move(child, P1, black)
+        move(child, P2, white)
+    child.expect_exact("Player 2 (x) wins! The winning line (marked *) is "
+                       "2 B, 3 B, 4 B, 5 B, 6 B.")
+    answer(child, "Play again? (Y/N): ", "N")
+    answer(child, MENU_PROMPT, "4")
+    child.expect_exact("Thank you for playing!")
+    assert finish(child) == 0
+
+
+def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
+    child = spawn(cwd=tmp_path)
+    setting = "Select a setting to change (1-8): "
+    answer(child, MENU_PROMPT, "3")
+    answer(child, setting, "1")
+    answer(child, "Choose 1-4 (Enter keeps 1): ", "7")
+    child.expect_exact("'7' is not an option: enter a number from 1 to 4.")
+    answer(child, "Choose 1-4 (Enter keeps 1): ", "2")
+    answer(child, setting, "2")
+    child.expect_exact("renju: black: exactly five wins")
+    answer(child, "Choose 1-5 (Enter keeps 1): ", "3")
+    answer(child, setting, "3")
+    child.expect_exact("19x19 (as in the original game)")
+    answer(child, "Choose 1-3 (Enter keeps 1): ", "2")
+    answer(child, setting, "4")
+    child.expect_exact("1. Beginner: greedy")
+    child.expect_exact(f"{MAX_LEVEL}. ")
+    answer(child, f"Choose 1-{MAX_LEVEL} (Enter keeps 4): ", "1")
+    answer(child, setting, "5")
+    prompt = "Seconds per computer move (0.1-3600, Enter keeps 3): "
+    answer(child, prompt, "abc")
+    child.expect_exact("'abc' is not a number.")
+    answer(child, prompt, "9999")
+    child.expect_exact("9999 is out of range: enter a number from 0.1 to 3600.")
+    answer(child, prompt, "0.5")
+    answer(child, setting, "6")
+    answer(child, "Symbol for player 1 (Enter keeps o): ", "#")
+    answer(child, "Symbol for player 2 (Enter keeps x): ", "#")
+    child.expect_exact("Cannot use those symbols: the two players need different symbols.")
+    answer(child, "Symbol for player 1 (Enter keeps o): ", "@")
+    answer(child, "Symbol for player 2 (Enter keeps x): ", "")
+    answer(child, setting, "9")
+    child.expect_exact("'9' is not an option: enter a number from 1 to 8.")
+    answer(child, setting, "8")
+    child.expect_exact("(Current game: human vs computer, you play player 1 (moves first); "
+                       "renju; 19x19 board; computer level 1, 0.5 s per move)")
+
+    answer(child, MENU_PROMPT, "2")
+    child.expect_exact("P  Q  R  S")
+    you = "Player 1 (@)"
+    move(child, you, "10 J")
+    child.expect(r"Computer \(x\) plays \d+ [A-S] \(score ", timeout=ENGINE_TIMEOUT)
+    move(child, you, "hint")
+    child.expect(r"Hint for Player 1 \(@\): \d+ [A-S] \(score ", timeout=ENGINE_TIMEOUT)
+    move(child, you, "undo")
+    child.expect(r"Took back 10 J and \d+ [A-S]\.")
+    move(child, you, "undo")
+    child.expect_exact("Nothing to undo.")
+    move(child, you, "quit")
+    child.expect_exact(MENU_PROMPT)
+    child.sendeof()
+    child.expect_exact("Goodbye!")
+    assert finish(child) == 0
+
+
+def test_renju_fouls_help_save_and_load(tmp_path):
+    far_white = [(0, 14), (2, 14), (4, 14), (6, 14), (8, 14), (10, 14)]
+    saved_position(tmp_path / "three.json", [(7, 7), (8, 7), (9, 8), (9, 9)], far_white[:4])
+    saved_position(tmp_path / "four.json", [(4, 7), (5, 7), (6, 7), (7, 4), (7, 5), (7, 6)],
+                   far_white)
+    saved_position(tmp_path / "overline.json", [(3, 7), (4, 7), (5, 7), (7, 7), (8, 7)],
+                   far_white[:5])
+    (tmp_path / "bad.json").write_text("{nonsense")
+
+    child = spawn("--rule", "renju", cwd=tmp_path)
+    answer(child, MENU_PROMPT, "2")
+    move(child, P1, "help")
+    child.expect_exact("save FILE   save the game")
+    move(child, P1, "save")
+    child.expect_exact("Usage: save FILE")
+    move(child, P1, "load missing.json")
+    child.expect_exact("Load failed: cannot read missing.json")
+    move(child, P1, "load bad.json")
+    child.expect_exact("Load failed: not a JSON record")
+    for name, point, foul in [("three", "8 J", "double three"), ("four", "8 H", "double four"),
+                              ("overline", "8 G", "overline")]:
+        move(child, P1, f"load {name}.json")
+        child.expect_exact(f"Loaded {name}.json: renju, 15x15,")
+        child.expect_exact(" ! ")  # the forbidden point is marked on the board
+        move(child, P1, point)
+        child.expect_exact(f"{point} is forbidden for black under renju: {foul}.")
+    move(child, P1, "1 O")
+    move(child, P2, "save game.psq")
+    child.expect_exact("Saved 11 moves to game.psq.")
+    move(child, P2, "save game.json")
+    child.expect_exact("Saved 11 moves to game.json.")
+    move(child, P2, "save no/such/dir/game.json")
+    child.expect_exact("Could not save to no/such/dir/game.json")
+    move(child, P2, "undo")
+    child.expect_exact("Took back 1 O.")
+    move(child, P1, "load game.psq")
+    child.expect_exact("Loaded game.psq: renju, 15x15, 11 moves.")
+    move(child, P2, "quit")
+    answer(child, MENU_PROMPT, "4")
+    assert finish(child) == 0
+    assert (tmp_path / "game.psq").read_text().startswith("Piskvorky 15x15")
+    assert '"rule": "renju"' in (tmp_path / "game.json").read_text()
+
+
+def test_computer_against_computer_plays_to_the_end(tmp_path):
+    child = spawn("--mode", "computer-computer", "--level", "1", "--size", "7", cwd=tmp_path)
+    answer(child, MENU_PROMPT, "2")
+    child.expect_exact("Computer 1 (o) plays 4 D", timeout=ENGINE_TIMEOUT)
+    child.expect(r"Computer 2 \(x\) plays \d [A-G]", timeout=ENGINE_TIMEOUT)
+    child.expect([r"Computer [12] \([ox]\) wins!", "the game is a draw"], timeout=60)
+    answer(child, "Play again? (Y/N): ", "n")
+    answer(child, MENU_PROMPT, "4")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_at_the_move_prompt_exits_cleanly(tmp_path):
+    child = spawn(cwd=tmp_path)
+    answer(child, MENU_PROMPT, "2")
+    child.expect_exact(f"{P1} make a move: ")
+    child.sendintr()
+    child.expect_exact("Goodbye!")
+    assert finish(child) == 130
+
+
+def test_a_starting_position_from_the_command_line_goes_straight_to_the_game(tmp_path):
+    child = spawn("--moves", "h8 i9", cwd=tmp_path)
+    move(child, P1, "8 H")
+    child.expect_exact("8 H is already taken by o.")
+    move(child, P1, "quit")
+    answer(child, MENU_PROMPT, "4")
+    assert finish(child) == 0
+
+
+# -- non-interactive ------------------------------------------------------------
+
+
+def run_play(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PROGRAM, *args], cwd=cwd, env=environment(), capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_print_a_won_game(tmp_path):
+    result = run_play("--moves", "h8 i9 h9 i10 h10 i11 h11 i12 h12", "--rule", "renju",
+                      "--print", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == list("ABCDEFGHIJKLMNO")
+    assert lines[4].startswith("4   .  .  .  .  .  .  . *o* x ")
+    assert "Moves (9, renju notation, rows counted from the bottom): h8 i9 h9" in result.stdout
+    assert "Result: 1-0 (black won; winning line h12 h11 h10 h9 h8)" in result.stdout
+    assert "\x1b[" not in result.stdout
+
+
+def test_print_a_game_in_progress_on_a_rectangular_board(tmp_path):
+    result = run_play("--moves", "a1i9", "--width", "9", "--height", "12", "--print",
+                      cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].split()[-1] == "I"
+    assert "12  o " in result.stdout and "4   .  .  .  .  .  .  .  . [x]" in result.stdout
+    assert "Result: * (game in progress; black (o) to move)" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--moves", "h8 i9 h8"], "move 3 (h8) is not legal: h8 is occupied by black"),
+    (["--moves", "h8 z9"], "z9 is off the 15x15 board"),
+    (["--moves", "h8 ??"], "cannot read the position"),
+    (["--moves", "h8", "--size", "70"], "board width 70 is out of range"),
+    (["--rule", "go"], "unknown rule 'go'"),
+    (["--load", "missing.psq"], "cannot read missing.psq"),
+])
+def test_print_errors_exit_with_code_2(tmp_path, args, message):
+    result = run_play(*args, "--print", cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_print_a_loaded_psq_game(tmp_path):
+    (tmp_path / "game.psq").write_text("Piskvorky 10x10, 0:0, 0\n5,5,0\n6,6,0\n")
+    result = run_play("--load", "game.psq", "--print", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "5   .  .  .  .  o  ." in result.stdout
+    assert "6   .  .  .  .  . [x] ." in result.stdout
+    assert "Moves (2, renju notation, rows counted from the bottom): e6 f5" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--level", "99"], "unknown level"),
+    (["--symbols", "oo"], "the two players need different symbols"),
+    (["--symbols", "o"], "give exactly two characters"),
+    (["--time", "0"], "--time 0 is out of range"),
+])
+def test_bad_options(capsys, args, message):
+    assert main(["play", *args, "--print"]) == 2
+    assert message in capsys.readouterr().err

@@ -258,7 +258,8 @@ def _three_completion(grid, gx, gy, d, k):
     """Candidate k (0..7) on line d that turns black's stone at (gx, gy) into a straight four.
 
     Returns (status, qx, qy): status 1 = q completes a straight four without
-    making a five, 0 = not this candidate, -1 = blocked, skip the rest of this side.
+    making a five anywhere, 0 = not this candidate, -1 = blocked, skip the rest
+    of this side.
     """
     dx, dy = _DX[d], _DY[d]
     sign = -1 if k < 4 else 1
@@ -271,8 +272,12 @@ def _three_completion(grid, gx, gy, d, k):
             return 0, 0, 0
     qx, qy = gx + dx * s * sign, gy + dy * s * sign
     grid[qy, qx] = BLACK
-    back, forward = _run(grid, qx, qy, dx, dy, BLACK)
-    straight = back + forward + 1 < 5 and _is_straight_four(grid, gx, gy, dx, dy)
+    # A stone that makes a five (on any line) wins rather than completing a three.
+    straight = _is_straight_four(grid, gx, gy, dx, dy)
+    for e in range(4):
+        back, forward = _run(grid, qx, qy, _DX[e], _DY[e], BLACK)
+        if back + forward + 1 >= 5:
+            straight = False
     grid[qy, qx] = EMPTY
     return (1 if straight else 0), qx, qy
 

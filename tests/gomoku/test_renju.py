@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gridgames.gomoku import Board, Color, Foul, IllegalMoveError, Rule
-from gridgames.gomoku.notation import parse_renju
+from gridgames.gomoku.notation import parse_position, parse_renju
 
 
 def position(black: str, white: str) -> Board:
@@ -132,3 +132,17 @@ def test_white_may_make_overlines_and_double_threes():
     outcome = board.outcome()
     assert outcome is not None and outcome.winner is Color.WHITE
     assert len(outcome.line) == 7
+
+
+def test_a_completion_that_makes_a_five_elsewhere_does_not_make_a_three():
+    # g7 gives a row three (completions f7, j7) and a split three g5 _ g7 g8 in
+    # its column whose only straight-four completion g6 also completes the
+    # five g6-h7-i8-j9-k10: that wins outright, so the column is no three and
+    # g7 is legal.
+    board = Board(15, rule=Rule.RENJU)
+    board.push_many(parse_position(
+        "j9l8m7k6i8i10g8e9f11g11h12i14k13j12i12j14l13m12n10m9n11m13o12o13m14l15k14l14"
+        "j13k15i13j11k10l9j8i6g5i5k4j5i7h6h7f5", 15, 15))
+    assert board.to_move is Color.BLACK
+    assert board.foul(parse_renju("g7", 15, 15)) is Foul.NONE
+    assert board.foul(parse_renju("g6", 15, 15)) is Foul.NONE  # the five itself

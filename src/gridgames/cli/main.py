@@ -18,6 +18,7 @@ from gridgames import __version__
 SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("queens", "The N-Queens puzzle: play it, solve it, count solutions", "gridgames.cli.queens"),
     ("play", "Play Gomoku, Renju or Caro in the terminal", "gridgames.cli.play"),
+    ("serve", "Start the web app (Gomoku and N-Queens in the browser)", "gridgames.web.cli"),
 )
 
 

@@ -1,0 +1,158 @@
+"""Saved games in SQLite, so that a restarted server resumes every game where it was.
+
+A game row holds the board settings, who plays each side, the moves and the
+thinking times. Every change is committed before the call returns.
+
+>>> store = GameStore(":memory:")
+>>> game = store.create(StoredGame(width=15, height=15, rule="renju"))
+>>> store.set_moves(game.id, [(7, 7), (8, 8)], [0, 120])
+>>> store.get(game.id).moves
+[(7, 7), (8, 8)]
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import platformdirs
+
+Point = tuple[int, int]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS gomoku_games (
+    id TEXT PRIMARY KEY,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    rule TEXT NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    time_ms INTEGER,
+    moves TEXT NOT NULL,
+    times_ms TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+)
+"""
+
+
+def default_path() -> Path:
+    """The database file in the user's data folder."""
+    return Path(platformdirs.user_data_dir("gridgames")) / "games.sqlite3"
+
+
+@dataclass
+class StoredGame:
+    """One Gomoku game as saved: settings, players ("human"/"computer") and moves."""
+
+    width: int
+    height: int
+    rule: str
+    black: str = "human"
+    white: str = "human"
+    level: int = 1
+    time_ms: int | None = None
+    moves: list[Point] = field(default_factory=list)
+    times_ms: list[int] = field(default_factory=list)
+    finished: bool = False
+    id: str = ""
+    created: float = 0.0
+    updated: float = 0.0
+
+
+class GameNotFoundError(KeyError):
+    """No game is stored under this id."""
+
+
+class GameStore:
+    """A small game table on :mod:`sqlite3`; safe to share between threads."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        target = default_path() if path is None else path
+        if str(target) != ":memory:":
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(target)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        with self._lock, self._db:
+            if self.path != ":memory:":
+                # WAL keeps readers unblocked; a commit survives the process being killed.
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, game: StoredGame) -> StoredGame:
+        """Save a new game under a fresh id and return it."""
+        now = time.time()
+        saved = replace(game, id=secrets.token_urlsafe(9), created=now, updated=now)
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
+                "time_ms, moves, times_ms, finished, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
+                 saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
+                 int(saved.finished), now, now),
+            )
+        return saved
+
+    def get(self, game_id: str) -> StoredGame:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM gomoku_games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(game_id)
+        return _from_row(row)
+
+    def set_moves(self, game_id: str, moves: list[Point], times_ms: list[int],
+                  *, finished: bool = False) -> None:
+        """Replace a game's moves (after a move or an undo) and commit."""
+        with self._lock, self._db:
+            cursor = self._db.execute(
+                "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, updated = ? "
+                "WHERE id = ?",
+                (json.dumps(moves), json.dumps(times_ms), int(finished), time.time(), game_id),
+            )
+        if cursor.rowcount == 0:
+            raise GameNotFoundError(game_id)
+
+    def delete(self, game_id: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM gomoku_games WHERE id = ?", (game_id,))
+
+    def unfinished(self) -> Iterator[StoredGame]:
+        """Games still in progress, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM gomoku_games WHERE finished = 0 ORDER BY created"
+            ).fetchall()
+        return (_from_row(row) for row in rows)
+
+
+def _from_row(row: sqlite3.Row) -> StoredGame:
+    return StoredGame(
+        id=row["id"],
+        width=row["width"],
+        height=row["height"],
+        rule=row["rule"],
+        black=row["black"],
+        white=row["white"],
+        level=row["level"],
+        time_ms=row["time_ms"],
+        moves=[(x, y) for x, y in json.loads(row["moves"])],
+        times_ms=list(json.loads(row["times_ms"])),
+        finished=bool(row["finished"]),
+        created=row["created"],
+        updated=row["updated"],
+    )

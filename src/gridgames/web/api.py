@@ -1,0 +1,228 @@
+"""The JSON API: thin handlers that turn requests into service calls and back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Response, WebSocket, WebSocketDisconnect
+from starlette.requests import HTTPConnection
+
+from gridgames import queens
+from gridgames.gomoku import Rule
+from gridgames.gomoku.ai import LEVELS, SearchResult
+from gridgames.web import schemas as s
+from gridgames.web.engine import EnginePool
+from gridgames.web.games import Game, GomokuService, UnknownGameError
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": s.ErrorBody} for code in (404, 409, 422)
+}
+
+router = APIRouter(prefix="/api", responses={code: {"model": s.ErrorBody} for code in (400, 422)})
+
+
+def service_of(connection: HTTPConnection) -> GomokuService:
+    service: GomokuService = connection.app.state.service
+    return service
+
+
+def engine_of(connection: HTTPConnection) -> EnginePool:
+    engine: EnginePool = connection.app.state.engine
+    return engine
+
+
+Service = Annotated[GomokuService, Depends(service_of)]
+Engine = Annotated[EnginePool, Depends(engine_of)]
+
+
+def _pairs(points: Iterable[tuple[int, int]]) -> list[list[int]]:
+    return [[x, y] for x, y in points]
+
+
+def _squares(pairs: list[list[int]]) -> list[tuple[int, int]]:
+    return [(pair[0], pair[1]) for pair in pairs]
+
+
+def search_out(result: SearchResult) -> s.SearchOut:
+    return s.SearchOut(
+        move=list(result.move), score=result.score, score_text=result.score_text, mate=result.mate,
+        depth=result.depth, pv=_pairs(result.pv), nodes=result.nodes, time_ms=result.time_ms,
+    )
+
+
+def game_state(game: Game) -> s.GameState:
+    board, saved = game.board, game.saved
+    outcome = board.outcome()
+    return s.GameState(
+        id=game.id,
+        width=board.width,
+        height=board.height,
+        rule=board.rule,
+        moves=_pairs(board.move_stack),
+        to_move=board.to_move.label,  # type: ignore[arg-type]
+        outcome=None if outcome is None else s.OutcomeOut(
+            winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
+            line=_pairs(outcome.line),
+            result=outcome.result,  # type: ignore[arg-type]
+        ),
+        forbidden=_pairs(sorted(board.forbidden_points())),
+        players=s.Players(black=saved.black, white=saved.white),  # type: ignore[arg-type]
+        level=saved.level,
+        time_ms=saved.time_ms,
+        thinking=game.thinking,
+        last_search=None if game.last_search is None else search_out(game.last_search),
+        version=game.version,
+    )
+
+
+# -- Gomoku --------------------------------------------------------------------
+
+
+@router.get("/gomoku/options", response_model=s.Options, tags=["gomoku"])
+async def gomoku_options() -> s.Options:
+    """Rules, levels and board sizes to choose from."""
+    return s.Options(
+        rules=[s.RuleInfo(name=rule, description=rule.description) for rule in Rule],
+        levels=[s.LevelInfo(number=lv.number, name=lv.name, description=lv.description)
+                for lv in LEVELS],
+        min_size=s.MIN_BOARD,
+        max_size=s.MAX_BOARD,
+    )
+
+
+@router.post("/gomoku/games", status_code=201, response_model=s.GameState, tags=["gomoku"])
+async def create_game(body: s.NewGame, service: Service) -> s.GameState:
+    """Start a game; if the computer plays black it starts thinking at once."""
+    game = service.create(width=body.width, height=body.height, rule=body.rule,
+                          black=body.black, white=body.white, level=body.level,
+                          time_ms=body.time_ms)
+    return game_state(game)
+
+
+@router.post("/gomoku/games/import", status_code=201, response_model=s.GameState,
+             responses=_ERRORS, tags=["gomoku"])
+async def import_game(body: s.ImportGame, service: Service) -> s.GameState:
+    """Continue a saved record (``.psq`` or JSON) as a new game."""
+    game = service.import_record(body.text, rule=body.rule, black=body.black, white=body.white,
+                                 level=body.level, time_ms=body.time_ms)
+    return game_state(game)
+
+
+@router.get("/gomoku/games/{game_id}", response_model=s.GameState, responses=_ERRORS,
+            tags=["gomoku"])
+async def get_game(game_id: str, service: Service) -> s.GameState:
+    return game_state(service.get(game_id))
+
+
+@router.delete("/gomoku/games/{game_id}", status_code=204, responses=_ERRORS, tags=["gomoku"])
+async def delete_game(game_id: str, service: Service) -> Response:
+    """Abandon a game: stop the computer's search and forget the game."""
+    service.delete(game_id)
+    return Response(status_code=204)
+
+
+@router.post("/gomoku/games/{game_id}/moves", response_model=s.GameState, responses=_ERRORS,
+             tags=["gomoku"])
+async def play_move(game_id: str, move: s.Move, service: Service) -> s.GameState:
+    """Play a human move. When the computer replies, its move follows on the live stream."""
+    return game_state(service.play(game_id, move.x, move.y))
+
+
+@router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState, responses=_ERRORS,
+             tags=["gomoku"])
+async def undo_move(game_id: str, service: Service) -> s.GameState:
+    """Take back the last human move (and the computer's reply, or its search)."""
+    return game_state(service.undo(game_id))
+
+
+@router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut, responses=_ERRORS,
+            tags=["gomoku"])
+async def hint(game_id: str, service: Service) -> s.SearchOut:
+    """The engine's suggestion for the side to move, with its score."""
+    return search_out(await service.hint(game_id))
+
+
+@router.get("/gomoku/games/{game_id}/record", responses={
+    **_ERRORS, 200: {"content": {"text/plain": {}, "application/json": {}}}}, tags=["gomoku"])
+async def download_record(game_id: str, service: Service,
+                    format: Literal["psq", "json"] = "psq") -> Response:
+    """The game record as a file: Piskvork ``.psq`` or gridgames JSON."""
+    text = service.record(game_id, format)
+    media = "application/json" if format == "json" else "text/plain; charset=utf-8"
+    filename = f"gomoku-{game_id}.{format}"
+    return Response(text + "\n", media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.websocket("/gomoku/games/{game_id}/ws")
+async def game_stream(websocket: WebSocket, game_id: str) -> None:
+    """Sends ``{"type": "state", "game": ...}`` now and after every change of the game."""
+    service = service_of(websocket)
+    try:
+        game = service.get(game_id)
+    except UnknownGameError:
+        await websocket.close(code=4404, reason="no such game")
+        return
+    await websocket.accept()
+    queue = service.subscribe(game)
+
+    async def send_updates() -> None:
+        while True:
+            await websocket.send_json({"type": "state", "game": game_state(game).model_dump(
+                mode="json")})
+            await queue.get()
+            while not queue.empty():  # several changes at once: send the latest state
+                queue.get_nowait()
+
+    sender = asyncio.create_task(send_updates())
+    try:
+        while True:
+            await websocket.receive_text()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sender.cancel()
+        with contextlib.suppress(BaseException):
+            await sender
+        service.unsubscribe(game, queue)
+
+
+# -- N-Queens ------------------------------------------------------------------
+
+
+@router.post("/queens/solve", response_model=s.QueensSolution, responses=_ERRORS,
+             tags=["queens"])
+async def queens_solve(body: s.QueensSolve, engine: Engine) -> s.QueensSolution:
+    """Complete the board keeping the given queens, or say there is no solution."""
+    squares = _squares(body.queens)
+    queens.Placement.from_queens(body.n, squares)  # bad input fails here, not in a worker
+    solution, elapsed = await engine.run(queens.solve, body.n, squares)
+    return s.QueensSolution(solution=None if solution is None else _pairs(solution),
+                            elapsed_ms=round(elapsed, 3))
+
+
+@router.post("/queens/hint", response_model=s.QueensHint, responses=_ERRORS, tags=["queens"])
+async def queens_hint(body: s.QueensSolve, engine: Engine) -> s.QueensHint:
+    """A square for the next queen that still leaves the board solvable."""
+    placement = queens.Placement.from_queens(body.n, _squares(body.queens))
+    square, _ = await engine.run(queens.hint, placement)
+    return s.QueensHint(square=None if square is None else list(square))
+
+
+@router.get("/queens/count", response_model=s.QueensCount, responses=_ERRORS, tags=["queens"])
+async def queens_count(
+    engine: Engine,
+    n: Annotated[int, Query(ge=1, le=s.MAX_QUEENS_COUNT,
+                            description=f"board size, at most {s.MAX_QUEENS_COUNT}")],
+) -> s.QueensCount:
+    """How many solutions the N×N puzzle has."""
+    if n not in _counts:  # counting 16 takes seconds: do it once
+        _counts[n] = await engine.run(queens.count_solutions, n)
+    count, elapsed = _counts[n]
+    return s.QueensCount(n=n, solutions=count, elapsed_ms=round(elapsed, 3))
+
+
+_counts: dict[int, tuple[int, float]] = {}

@@ -1,0 +1,111 @@
+"""The web app: the JSON API under ``/api`` and the static pages at ``/``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from gridgames import __version__
+from gridgames.gomoku import IllegalMoveError, InvalidMoveError
+from gridgames.gomoku.records import RecordError
+from gridgames.queens import QueenConflictError
+from gridgames.store import GameStore
+from gridgames.web import api
+from gridgames.web.engine import EnginePool
+from gridgames.web.games import GameError, GomokuService
+
+STATIC = Path(__file__).parent / "static"
+
+# Core errors without a code of their own: (status, code), most specific first.
+_CORE_ERRORS: tuple[tuple[type[ValueError], int, str], ...] = (
+    (IllegalMoveError, 409, "illegal_move"),
+    (InvalidMoveError, 422, "invalid_move"),
+    (RecordError, 422, "bad_record"),
+    (QueenConflictError, 422, "queen_conflict"),
+)
+
+
+def error_response(status: int, code: str, detail: str) -> JSONResponse:
+    return JSONResponse({"error": code, "detail": detail}, status_code=status)
+
+
+async def value_error(request: Request, exc: Exception) -> JSONResponse:
+    """Core and game errors are ValueErrors whose message says what was wrong."""
+    if isinstance(exc, GameError):
+        return error_response(exc.status, exc.code, str(exc))
+    for kind, status, code in _CORE_ERRORS:
+        if isinstance(exc, kind):
+            return error_response(status, code, str(exc))
+    return error_response(422, "invalid_value", str(exc))
+
+
+async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """Reshape FastAPI's validation report into the API's error body."""
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for error in exc.errors():
+        if error.get("type") == "json_invalid":
+            return error_response(400, "malformed_json", "the request body is not valid JSON")
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+    return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
+
+
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+    return error_response(exc.status_code, code, detail)
+
+
+def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAPI:
+    """The app, saving games in ``db_path`` (default: the user's data folder) and
+    running the engine in ``workers`` processes."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = GameStore(db_path)
+        engine = EnginePool(workers)
+        engine.start()
+        service = GomokuService(store, engine)
+        app.state.engine = engine
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            engine.shutdown()
+            store.close()
+
+    app = FastAPI(
+        title="gridgames",
+        version=__version__,
+        description=(
+            "Gomoku, Renju and Caro against a strong computer player, and the N-Queens "
+            "puzzle. Points are `[x, y]` (0-based, x from the left, y from the top); queens "
+            "squares are `[row, col]`. Errors come back as "
+            "`{\"error\": code, \"detail\": message}`.\n\n"
+            "Live updates: the WebSocket `/api/gomoku/games/{id}/ws` sends "
+            "`{\"type\": \"state\", \"game\": GameState}` at once and after every change "
+            "of the game (moves, undo, the computer starting or finishing its search)."
+        ),
+        lifespan=lifespan,
+        # The interactive docs load their scripts from a CDN; the schema is at /openapi.json.
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_exception_handler(ValueError, value_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
+    app.include_router(api.router)
+    app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    return app

@@ -1,0 +1,61 @@
+"""``gridgames serve``: start the web app."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from pathlib import Path
+
+NAME = "serve"
+HELP = "Start the web app (Gomoku and N-Queens in the browser)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="SQLite file for saved games (default: in your data folder)")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="engine processes (games thinking at the same time)")
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(args: argparse.Namespace) -> int:
+    # Bind first: a taken port is reported at once, before the slow imports.
+    try:
+        sock = _bind(args.host, args.port)
+    except OSError as error:
+        print(f"gridgames: cannot listen on {args.host}:{args.port}: "
+              f"{error.strerror or error}. Is another server running there? "
+              "Choose another port with --port.", file=sys.stderr)
+        return 1
+
+    import uvicorn
+
+    from gridgames.store import default_path
+    from gridgames.web.app import create_app
+
+    db = args.db or default_path()
+    app = create_app(db, workers=args.workers)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"gridgames is running at http://{host}:{sock.getsockname()[1]}/", flush=True)
+    print(f"games are saved in {db}; press Ctrl+C to stop", flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="auto")
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0

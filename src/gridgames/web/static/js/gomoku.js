@@ -1,0 +1,364 @@
+// Gomoku pages: the setup form and the game (board, live updates, buttons).
+
+import { get, post } from "./api.js";
+import { GomokuBoard, pointName } from "./gomoku-board.js";
+import { $, toast, showError, readFile } from "./ui.js";
+
+const SETTINGS_KEY = "gridgames.gomoku.settings";
+const RECENT_KEY = "gridgames.gomoku.recent";
+const NUMBERS_KEY = "gridgames.gomoku.numbers";
+const RULE_NAMES = {
+  freestyle: "Freestyle", standard: "Standard", renju: "Renju", caro: "Caro", "caro-exact": "Caro (exact five)",
+};
+
+let options = null;
+
+async function loadOptions() {
+  options ??= await get("/gomoku/options");
+  return options;
+}
+
+// -- recent games (kept in this browser) ----------------------------------------
+
+export function recentGames() {
+  try {
+    return JSON.parse(localStorage.getItem(RECENT_KEY)) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(state) {
+  const entry = { id: state.id, title: describe(state), when: Date.now() };
+  const list = [entry, ...recentGames().filter((g) => g.id !== state.id)].slice(0, 6);
+  localStorage.setItem(RECENT_KEY, JSON.stringify(list));
+}
+
+function forget(id) {
+  localStorage.setItem(RECENT_KEY, JSON.stringify(recentGames().filter((g) => g.id !== id)));
+}
+
+function playerName(state, colour) {
+  return state.players[colour] === "human" ? "Human" : `Computer (level ${state.level})`;
+}
+
+function describe(state) {
+  const mode = `${playerName(state, "black")} vs ${playerName(state, "white")}`;
+  return `${RULE_NAMES[state.rule] ?? state.rule} ${state.width}×${state.height} · ${mode}`;
+}
+
+// -- setup -------------------------------------------------------------------------
+
+function savedSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(SETTINGS_KEY)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function formSettings(form) {
+  const data = new FormData(form);
+  const mode = data.get("mode");
+  const colour = data.get("colour");
+  const players = {
+    hh: ["human", "human"],
+    cc: ["computer", "computer"],
+    hc: colour === "black" ? ["human", "computer"] : ["computer", "human"],
+  }[mode];
+  return {
+    mode, colour,
+    width: Number(data.get("width")),
+    height: Number(data.get("height")),
+    rule: data.get("rule"),
+    black: players[0],
+    white: players[1],
+    level: Number(data.get("level")),
+    time_ms: Number(data.get("time_ms")),
+  };
+}
+
+function updateSetupVisibility(form) {
+  const { mode } = formSettings(form);
+  $("#colour-row").hidden = mode !== "hc";
+  $("#computer-fields").hidden = mode === "hh";
+  const rule = options?.rules.find((r) => r.name === form.rule.value);
+  $("#rule-description").textContent = rule ? `${RULE_NAMES[rule.name]}: ${rule.description}.` : "";
+  const level = options?.levels.find((l) => l.number === Number(form.level.value));
+  $("#level-description").textContent = level ? `${level.name}: ${level.description}.` : "";
+}
+
+let setupReady = false;
+
+export async function showSetup() {
+  const form = $("#setup-form");
+  try {
+    await loadOptions();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  if (!setupReady) {
+    setupReady = true;
+    form.rule.innerHTML = options.rules
+      .map((r) => `<option value="${r.name}">${RULE_NAMES[r.name] ?? r.name}</option>`).join("");
+    form.level.innerHTML = options.levels
+      .map((l) => `<option value="${l.number}">${l.number} · ${l.name}</option>`).join("");
+    form.level.value = "3";
+    const saved = savedSettings();
+    for (const name of ["width", "height", "rule", "level", "time_ms"]) {
+      if (saved[name] !== undefined && form[name]) form[name].value = saved[name];
+    }
+    for (const name of ["mode", "colour"]) {
+      const input = saved[name] && form.querySelector(`input[name="${name}"][value="${saved[name]}"]`);
+      if (input) input.checked = true;
+    }
+    form.addEventListener("change", () => updateSetupVisibility(form));
+    form.querySelectorAll("[data-size]").forEach((chip) => chip.addEventListener("click", () => {
+      form.width.value = form.height.value = chip.dataset.size;
+    }));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const settings = formSettings(form);
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+      const { mode, colour, ...body } = settings;
+      $("#start-game").disabled = true;
+      try {
+        const state = await post("/gomoku/games", body);
+        location.hash = `#/gomoku/${state.id}`;
+      } catch (error) {
+        showError(error);
+      } finally {
+        $("#start-game").disabled = false;
+      }
+    });
+    $("#setup-load").addEventListener("change", () => importRecord($("#setup-load"), formSettings(form)));
+  }
+  updateSetupVisibility(form);
+}
+
+async function importRecord(input, settings) {
+  const text = await readFile(input);
+  if (text === null) return;
+  try {
+    const state = await post("/gomoku/games/import", {
+      text, rule: settings.rule, black: settings.black, white: settings.white,
+      level: settings.level, time_ms: settings.time_ms,
+    });
+    toast(`Record loaded: ${state.moves.length} moves.`);
+    location.hash = `#/gomoku/${state.id}`;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// -- the game ------------------------------------------------------------------------
+
+class GameView {
+  constructor() {
+    this.state = null;
+    this.socket = null;
+    this.hint = null;
+    this.announced = null;
+    this.board = new GomokuBoard($("#board"), $("#board-scroll"), { onPlay: (p) => this.play(p) });
+    $("#zoom-in").addEventListener("click", () => this.board.zoom(1.5));
+    $("#zoom-out").addEventListener("click", () => this.board.zoom(1 / 1.5));
+    $("#zoom-fit").addEventListener("click", () => this.board.fit(1));
+    const numbers = $("#show-numbers");
+    numbers.checked = localStorage.getItem(NUMBERS_KEY) === "on";
+    numbers.addEventListener("change", () => {
+      localStorage.setItem(NUMBERS_KEY, numbers.checked ? "on" : "off");
+      this.render();
+    });
+    $("#undo").addEventListener("click", () => this.undo());
+    $("#hint").addEventListener("click", () => this.askHint());
+    $("#new-game").addEventListener("click", () => { location.hash = "#/gomoku"; });
+    $("#game-load").addEventListener("change", () => importRecord($("#game-load"), this.settings()));
+    const download = $("#download");
+    download.addEventListener("click", () => {
+      const menu = $("#download-menu");
+      menu.hidden = !menu.hidden;
+      download.setAttribute("aria-expanded", String(!menu.hidden));
+    });
+    document.addEventListener("click", (event) => {
+      if (!event.target.closest(".dropdown")) $("#download-menu").hidden = true;
+    });
+    $("#result-dialog").addEventListener("close", () => {
+      if ($("#result-dialog").returnValue === "new") location.hash = "#/gomoku";
+    });
+  }
+
+  settings() {
+    const s = this.state;
+    return { rule: s.rule, black: s.players.black, white: s.players.white, level: s.level, time_ms: s.time_ms };
+  }
+
+  async open(id) {
+    this.close();
+    this.id = id;
+    this.state = null;
+    this.hint = null;
+    this.announced = null;
+    $("#status-text").textContent = "Loading…";
+    try {
+      this.apply(await get(`/gomoku/games/${id}`));
+    } catch (error) {
+      if (error.code === "not_found") forget(id);
+      showError(error);
+      return;
+    }
+    this.board.centre();
+    this.connect();
+  }
+
+  close() {
+    this.id = null;
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+      this.socket = null;
+    }
+    clearTimeout(this.reconnectTimer);
+    const dialog = $("#result-dialog");
+    if (dialog.open) dialog.close();
+  }
+
+  // Live updates; after a lost connection (server restart) reconnect and resync.
+  connect() {
+    const id = this.id;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/gomoku/games/${id}/ws`);
+    this.socket = socket;
+    this.version = -1;
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state" && message.game.id === this.id) this.apply(message.game);
+    };
+    socket.onclose = () => {
+      if (this.id !== id) return;
+      this.reconnectTimer = setTimeout(() => { if (this.id === id) this.connect(); }, 1000);
+    };
+  }
+
+  apply(state) {
+    // Replies and live messages may cross: keep the newest.
+    if (this.state && state.version < this.version && state.id === this.state.id) return;
+    const changed = !this.state || this.state.moves.length !== state.moves.length;
+    if (changed) this.hint = null;
+    this.state = state;
+    this.version = state.version;
+    remember(state);
+    this.render();
+    this.announce();
+  }
+
+  render() {
+    const s = this.state;
+    if (!s) return;
+    this.board.render(s, { numbers: $("#show-numbers").checked, hint: this.hint?.move ?? null });
+    $("#game-title").textContent = describe(s);
+    $("#black-player").textContent = playerName(s, "black");
+    $("#white-player").textContent = playerName(s, "white");
+    $("#move-number").textContent = s.moves.length;
+    const search = s.last_search;
+    const depth = search?.depth ? `depth ${search.depth}` : "no look-ahead";
+    $("#engine-eval").textContent = search
+      ? `${search.score_text} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s` : "–";
+    const stone = $("#status-stone");
+    let text;
+    if (s.outcome) {
+      stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
+      text = s.outcome.winner ? `${capital(s.outcome.winner)} wins` : "Draw";
+      if (s.outcome.winner && this.humans() === 1) {
+        text += s.players[s.outcome.winner] === "human" ? " · you won" : " · the computer won";
+      }
+    } else {
+      stone.className = `stone-icon ${s.to_move}`;
+      const who = s.players[s.to_move] === "human" ? (this.humans() === 1 ? "your turn" : "human") : "computer";
+      text = `${capital(s.to_move)} to move · ${who}`;
+    }
+    $("#status-text").textContent = text;
+    $("#thinking").hidden = !s.thinking;
+    const humanToMove = !s.outcome && s.players[s.to_move] === "human";
+    $("#hint").disabled = !humanToMove || this.hintPending;
+    $("#undo").disabled = !s.moves.length || this.humans() === 0;
+    $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
+    $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
+    $("#hint-text").textContent = this.hint
+      ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})` : "";
+  }
+
+  humans() {
+    return ["black", "white"].filter((c) => this.state.players[c] === "human").length;
+  }
+
+  announce() {
+    const s = this.state;
+    const key = `${s.id}:${s.moves.length}`;
+    if (!s.outcome || this.announced === key) return;
+    this.announced = key;
+    let title = "Draw";
+    let text = "The board is full: nobody made five in a row.";
+    if (s.outcome.winner) {
+      const winner = s.outcome.winner;
+      const human = s.players[winner] === "human";
+      const against = this.humans() === 1;
+      title = against ? (human ? "You win!" : "The computer wins") : `${capital(winner)} wins!`;
+      text = `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
+    }
+    $("#result-title").textContent = title;
+    $("#result-text").textContent = text;
+    const dialog = $("#result-dialog");
+    if (!dialog.open) dialog.showModal();
+  }
+
+  async play([x, y]) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      this.apply(await post(`/gomoku/games/${this.id}/moves`, { x, y }));
+    } catch (error) {
+      showError(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async undo() {
+    try {
+      this.apply(await post(`/gomoku/games/${this.id}/undo`));
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async askHint() {
+    this.hintPending = true;
+    this.render();
+    const id = this.id;
+    const moves = this.state.moves.length;
+    try {
+      const hint = await get(`/gomoku/games/${id}/hint`);
+      // Only for the position it was asked for.
+      if (this.id === id && this.state.moves.length === moves) this.hint = hint;
+    } catch (error) {
+      showError(error);
+    } finally {
+      this.hintPending = false;
+      this.render();
+    }
+  }
+}
+
+const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+let view = null;
+
+export function showGame(id) {
+  view ??= new GameView();
+  if (view.id !== id) view.open(id);
+}
+
+export function leaveGame() {
+  view?.close();
+}

@@ -1,0 +1,62 @@
+// Hash routes: #/ (home), #/gomoku (setup), #/gomoku/<id> (a game), #/queens.
+
+import { showSetup, showGame, leaveGame, recentGames } from "./gomoku.js";
+import { showQueens } from "./queens.js";
+import { $ } from "./ui.js";
+
+const VIEWS = ["home", "setup", "game", "queens"];
+
+function show(name) {
+  for (const view of VIEWS) $(`#view-${view}`).hidden = view !== name;
+  for (const link of document.querySelectorAll(".topbar nav a")) {
+    const target = link.getAttribute("href").slice(2);
+    link.classList.toggle("active", name !== "home" && (target === name || (target === "gomoku" && name !== "queens")));
+  }
+}
+
+function showHome() {
+  const list = recentGames();
+  $("#recent").hidden = list.length === 0;
+  $("#recent-list").innerHTML = "";
+  for (const game of list) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#/gomoku/${game.id}`;
+    link.textContent = game.title;
+    const when = document.createElement("small");
+    when.textContent = new Date(game.when).toLocaleString();
+    link.append(when);
+    item.append(link);
+    $("#recent-list").append(item);
+  }
+}
+
+function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  if (parts[0] !== "gomoku" || !parts[1]) leaveGame();
+  if (parts[0] === "gomoku" && parts[1]) {
+    show("game");
+    showGame(decodeURIComponent(parts[1]));
+    document.title = "Gomoku · gridgames";
+  } else if (parts[0] === "gomoku") {
+    show("setup");
+    showSetup();
+    document.title = "New Gomoku game · gridgames";
+  } else if (parts[0] === "queens") {
+    show("queens");
+    showQueens();
+    document.title = "N-Queens · gridgames";
+  } else {
+    show("home");
+    showHome();
+    document.title = "gridgames";
+  }
+}
+
+// Buttons that open a hidden file chooser (a bare file input is hard to style and reach).
+for (const button of document.querySelectorAll("[data-file]")) {
+  button.addEventListener("click", () => $(button.dataset.file).click());
+}
+
+window.addEventListener("hashchange", route);
+route();

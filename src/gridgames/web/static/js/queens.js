@@ -1,0 +1,244 @@
+// The N-Queens page: help first, then a board where queens are placed by clicking.
+// Conflicts are checked here for instant feedback; solving is the server's job.
+
+import { get, post } from "./api.js";
+import { $, showError } from "./ui.js";
+
+const MIN_N = 4;
+const MAX_N = 20;
+const MAX_COUNT = 16;
+const FLASH_MS = 900;
+const QUEEN = '<svg viewBox="0 0 64 64" aria-hidden="true"><use href="#queen-icon"/></svg>';
+
+const files = (col) => String.fromCharCode(97 + col);
+const squareName = (n, [row, col]) => `${files(col)}${n - row}`;
+const key = (row, col) => `${row},${col}`;
+
+class QueensView {
+  constructor() {
+    this.n = 8;
+    this.queens = new Map(); // "row,col" -> { row, col, solver }
+    this.helpSeen = false;
+    this.boardEl = $("#queens-board");
+    const size = $("#queens-size");
+    for (let n = MIN_N; n <= MAX_N; n++) size.add(new Option(`${n} × ${n}`, n, n === 8, n === 8));
+    size.addEventListener("change", () => this.setSize(Number(size.value)));
+    $("#queens-continue").addEventListener("click", () => this.showBoard());
+    $("#queens-help-button").addEventListener("click", () => this.showHelp());
+    $("#queens-restart").addEventListener("click", () => this.restart());
+    $("#queens-solve").addEventListener("click", () => this.solve());
+    $("#queens-hint").addEventListener("click", () => this.hint());
+    this.boardEl.addEventListener("click", (event) => {
+      const cell = event.target.closest(".cell");
+      if (cell) this.toggle(Number(cell.dataset.row), Number(cell.dataset.col));
+    });
+    this.build();
+  }
+
+  show() {
+    if (this.helpSeen) this.showBoard();
+    else this.showHelp();
+  }
+
+  showHelp() {
+    $("#queens-help").hidden = false;
+    $("#queens-game").hidden = true;
+    $("#queens-continue").focus();
+  }
+
+  showBoard() {
+    this.helpSeen = true;
+    $("#queens-help").hidden = true;
+    $("#queens-game").hidden = false;
+    if (this.countedFor !== this.n) this.count();
+  }
+
+  setSize(n) {
+    this.n = n;
+    this.queens.clear();
+    this.build();
+    this.count();
+    this.say("Place your first queen.");
+  }
+
+  restart() {
+    this.queens.clear();
+    this.update();
+    this.say("Board cleared. Place your first queen.");
+  }
+
+  build() {
+    const n = this.n;
+    this.boardEl.style.setProperty("--n", n);
+    const cells = [];
+    for (let row = 0; row < n; row++) {
+      for (let col = 0; col < n; col++) {
+        const dark = (row + col) % 2 === 1 ? " dark" : "";
+        const rank = col === 0 ? `<span class="label rank">${n - row}</span>` : "";
+        const file = row === n - 1 ? `<span class="label file">${files(col)}</span>` : "";
+        cells.push(`<button type="button" class="cell${dark}" role="gridcell" data-row="${row}" data-col="${col}" ` +
+          `aria-label="${squareName(n, [row, col])}">${rank}${file}<span class="piece"></span></button>`);
+      }
+    }
+    this.boardEl.innerHTML = cells.join("");
+    this.cells = [...this.boardEl.children];
+    this.boardEl.style.fontSize = `${Math.max(9, 160 / n)}px`;
+    $("#queens-n").textContent = n;
+    this.update();
+  }
+
+  cell(row, col) {
+    return this.cells[row * this.n + col];
+  }
+
+  update() {
+    for (const cell of this.cells) {
+      const queen = this.queens.get(key(Number(cell.dataset.row), Number(cell.dataset.col)));
+      cell.querySelector(".piece").innerHTML = queen ? QUEEN : "";
+      cell.classList.toggle("queen", Boolean(queen));
+      cell.classList.toggle("solver", Boolean(queen?.solver));
+      const name = squareName(this.n, [Number(cell.dataset.row), Number(cell.dataset.col)]);
+      cell.setAttribute("aria-label", queen ? `${name}, queen` : name);
+    }
+    $("#queens-placed").textContent = this.queens.size;
+  }
+
+  say(text, tone = "") {
+    const status = $("#queens-status");
+    status.textContent = text;
+    status.className = `status ${tone}`;
+  }
+
+  // The queen attacking (row, col) and along which line: the nearest one, checking
+  // rows, then columns, then both diagonals (the order the core uses).
+  attacker(row, col) {
+    const lines = [
+      ["row", (q) => q.row === row],
+      ["column", (q) => q.col === col],
+      ["diagonal", (q) => q.row - q.col === row - col],
+      ["anti-diagonal", (q) => q.row + q.col === row + col],
+    ];
+    for (const [line, test] of lines) {
+      const on = [...this.queens.values()].filter(test);
+      if (on.length) {
+        const distance = (q) => Math.max(Math.abs(q.row - row), Math.abs(q.col - col));
+        on.sort((a, b) => distance(a) - distance(b) || a.row - b.row || a.col - b.col);
+        return { queen: on[0], line };
+      }
+    }
+    return null;
+  }
+
+  toggle(row, col) {
+    const k = key(row, col);
+    if (this.queens.has(k)) {
+      this.queens.delete(k);
+      this.update();
+      this.say(`Queen removed from ${squareName(this.n, [row, col])}.`);
+      return;
+    }
+    const attack = this.attacker(row, col);
+    if (attack) {
+      this.flash(row, col, attack.queen);
+      const from = squareName(this.n, [attack.queen.row, attack.queen.col]);
+      this.say(`Refused: the queen on ${from} attacks ${squareName(this.n, [row, col])} along the ${attack.line}.`, "bad");
+      return;
+    }
+    this.queens.set(k, { row, col, solver: false });
+    this.update();
+    if (this.queens.size === this.n) this.say(`Solved! All ${this.n} queens are safe.`, "good");
+    else this.say(`${this.n - this.queens.size} more to place.`);
+  }
+
+  // Red flash on the attacking queen and the line between it and the refused square.
+  flash(row, col, queen) {
+    const steps = Math.max(Math.abs(queen.row - row), Math.abs(queen.col - col));
+    const dr = Math.sign(row - queen.row);
+    const dc = Math.sign(col - queen.col);
+    const flashed = [];
+    for (let i = 1; i < steps; i++) flashed.push([this.cell(queen.row + dr * i, queen.col + dc * i), "flash-line"]);
+    flashed.push([this.cell(queen.row, queen.col), "flash-attacker"]);
+    flashed.push([this.cell(row, col), "refused"]);
+    for (const [cell, cls] of flashed) cell.classList.add(cls);
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => {
+      for (const cell of this.cells) cell.classList.remove("flash-line", "flash-attacker", "refused");
+    }, FLASH_MS);
+  }
+
+  async solve() {
+    const queens = [...this.queens.values()].map((q) => [q.row, q.col]);
+    const button = $("#queens-solve");
+    button.disabled = true;
+    try {
+      const result = await post("/queens/solve", { n: this.n, queens });
+      const ms = formatMs(result.elapsed_ms);
+      if (!result.solution) {
+        this.say(`No solution keeps these queens (searched in ${ms}). Remove some and try again.`, "bad");
+        return;
+      }
+      for (const [row, col] of result.solution) {
+        if (!this.queens.has(key(row, col))) this.queens.set(key(row, col), { row, col, solver: true });
+      }
+      this.update();
+      this.say(`Solved in ${ms}. Your ${queens.length} ${queens.length === 1 ? "queen was" : "queens were"} kept.`, "good");
+    } catch (error) {
+      showError(error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async hint() {
+    const queens = [...this.queens.values()].map((q) => [q.row, q.col]);
+    if (queens.length === this.n) {
+      this.say("The board is already complete.", "good");
+      return;
+    }
+    try {
+      const { square } = await post("/queens/hint", { n: this.n, queens });
+      if (!square) {
+        this.say("No queen can go anywhere that still leads to a solution. Remove a queen.", "bad");
+        return;
+      }
+      const cell = this.cell(square[0], square[1]);
+      cell.focus();
+      this.say(`Try a queen on ${squareName(this.n, square)}.`);
+      cell.classList.add("flash-line");
+      setTimeout(() => cell.classList.remove("flash-line"), FLASH_MS);
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async count() {
+    const n = this.n;
+    this.countedFor = n;
+    const total = $("#queens-total");
+    if (n > MAX_COUNT) {
+      total.textContent = `N = ${n} has too many solutions to count quickly here.`;
+      return;
+    }
+    total.textContent = "Counting solutions…";
+    try {
+      const result = await get(`/queens/count?n=${n}`);
+      if (this.n === n) {
+        total.textContent = `The ${n} × ${n} board has ${result.solutions.toLocaleString("en")} solutions.`;
+      }
+    } catch (error) {
+      total.textContent = "";
+      showError(error);
+    }
+  }
+}
+
+function formatMs(ms) {
+  return ms < 1 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+let view = null;
+
+export function showQueens() {
+  view ??= new QueensView();
+  view.show();
+}

@@ -1,0 +1,57 @@
+"""A killed server comes back with every game where it was, thinking included."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from pathlib import Path
+
+from web_helpers import Server, gridgames_command, wait_for
+
+GAMES = "/api/gomoku/games"
+
+
+def test_games_survive_a_killed_server(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        http = server.http
+        two_humans = http.post(GAMES, json={"width": 9, "height": 9, "rule": "renju",
+                                            "black": "human", "white": "human"}).json()["id"]
+        for x, y in [(4, 4), (3, 3), (5, 4)]:
+            assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": x, "y": y}).is_success
+        # A long search is under way when the server dies.
+        thinking = http.post(GAMES, json={"black": "human", "white": "computer", "level": 6,
+                                          "time_ms": 3000}).json()["id"]
+        state = http.post(f"{GAMES}/{thinking}/moves", json={"x": 7, "y": 7}).json()
+        assert state["thinking"] is True
+    finally:
+        server.kill()
+
+    server = Server(db)
+    try:
+        http = server.http
+        state = http.get(f"{GAMES}/{two_humans}").json()
+        assert state["moves"] == [[4, 4], [3, 3], [5, 4]]
+        assert state["rule"] == "renju" and state["to_move"] == "white"
+        assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": 6, "y": 6}).is_success
+        # The computer picked its search up again and answers.
+        state = wait_for(http, thinking, lambda s: len(s["moves"]) == 2, timeout=30)
+        assert state["moves"][0] == [7, 7] and state["to_move"] == "black"
+    finally:
+        server.stop()
+
+
+def test_port_in_use_is_reported(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [*gridgames_command(), "serve", "--port", str(port),
+             "--db", str(tmp_path / "games.sqlite3")],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert result.returncode == 1
+    assert f"127.0.0.1:{port}" in result.stderr and "in use" in result.stderr
+    assert "--port" in result.stderr

@@ -16,9 +16,13 @@ from gridgames import __version__
 
 # (name, help, module) — the module is imported lazily.
 SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("queens", "The N-Queens puzzle: play it, solve it, count solutions", "gridgames.cli.queens"),
     ("play", "Play Gomoku, Renju or Caro in the terminal", "gridgames.cli.play"),
+    ("queens", "The N-Queens puzzle: play it, solve it, count solutions", "gridgames.cli.queens"),
     ("serve", "Start the web app (Gomoku and N-Queens in the browser)", "gridgames.web.cli"),
+    ("brain", "Speak the Gomocup protocol on stdin/stdout (our engine as a pbrain)",
+     "gridgames.cli.brain"),
+    ("match", "Play a match between two engines (ours at a level, or any Gomocup brain)",
+     "gridgames.cli.match"),
 )
 
 

@@ -1,0 +1,112 @@
+"""``gridgames match``: play a match between two engines and report the score and Elo.
+
+An engine is ``level:N`` / ``level:max`` (our engine) or the command line of
+any Gomocup brain, quoted as one argument::
+
+    gridgames match level:max "/opt/rapfi/pbrain-rapfi" --games 20 --time-ms 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gridgames.gomoku.gomocup import EngineError
+from gridgames.gomoku.match import (
+    EngineSpec,
+    GameResult,
+    MatchConfig,
+    MatchStats,
+    Sprt,
+    default_opening_moves,
+    game_line,
+    read_openings,
+    run_match,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("engines", nargs=2, metavar="ENGINE",
+                        help="level:N, level:max, or a brain's command line (quoted)")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--rule", default="freestyle",
+                        help="freestyle, standard, renju, caro or caro-exact (default freestyle)")
+    parser.add_argument("--size", type=int, help="square board size (default 15)")
+    parser.add_argument("--width", type=int, help="board width")
+    parser.add_argument("--height", type=int, help="board height")
+    parser.add_argument("--time-ms", type=int, default=1000,
+                        help="time per move in milliseconds (default 1000)")
+    parser.add_argument("--match-time-ms", type=int,
+                        help="time per game for each engine in milliseconds (default: none)")
+    parser.add_argument("--tolerance-ms", type=int, default=1000,
+                        help="lateness forgiven on each move, as Piskvork's tolerance "
+                        "(default 1000)")
+    parser.add_argument("--openings", type=Path,
+                        help="file with one opening a line as a position string like h8i9j10 "
+                        "(default: the balanced openings shipped with gridgames)")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="games played at once (default 1)")
+    parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
+                        help="directory for one .psq record per game")
+    parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop early once a hypothesis "
+                        "is accepted (alpha and beta default to 0.05)")
+    parser.add_argument("--seed", type=int, help="seed for the order of the openings")
+
+
+def build_config(args: argparse.Namespace) -> MatchConfig:
+    """The match described by the command line; raises ValueError saying what is wrong."""
+    from gridgames.gomoku import Rule
+    from gridgames.gomoku.gomocup.openings import load_openings
+
+    rule = Rule.from_name(args.rule)
+    width = args.width or args.size or 15
+    height = args.height or args.size or width
+    if args.games < 1:
+        raise ValueError(f"--games must be 1 or more, got {args.games}")
+    if args.time_ms < 0:
+        raise ValueError(f"--time-ms must be 0 or more, got {args.time_ms}")
+    if args.concurrency < 1:
+        raise ValueError(f"--concurrency must be 1 or more, got {args.concurrency}")
+    from gridgames.gomoku.board import check_size
+
+    check_size(width, height)
+    if args.openings is not None:
+        openings = read_openings(load_openings(args.openings), width, height, rule)
+    else:
+        openings = default_opening_moves(width, height)
+    return MatchConfig(
+        engines=(EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1])),
+        games=args.games, rule=rule, width=width, height=height, time_ms=args.time_ms,
+        match_time_ms=args.match_time_ms, tolerance_ms=args.tolerance_ms,
+        openings=openings, concurrency=args.concurrency, out_dir=args.out,
+        sprt=Sprt.parse(args.sprt) if args.sprt else None, seed=args.seed,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = build_config(args)
+    except ValueError as error:
+        print(f"gridgames match: {error}", file=sys.stderr)
+        return 2
+    a, b = (spec.name for spec in config.engines)
+    print(f"Match {a} vs {b}: {config.games} games, {config.rule.value} "
+          f"{config.width}x{config.height}, {config.time_ms} ms a move"
+          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else ""), flush=True)
+
+    def progress(result: GameResult, stats: MatchStats) -> None:
+        print(game_line(result, config, config.games), flush=True)
+        print(f"  Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
+              f"[{stats.score:.3f}] {stats.games}", flush=True)
+
+    try:
+        report = run_match(config, on_game=progress)
+    except EngineError as error:  # an engine that cannot even be started
+        print(f"gridgames match: {error}", file=sys.stderr)
+        return 1
+    if report.stopped_early:
+        print(f"SPRT decided after {report.stats.games} games: stopping.")
+    for line in report.summary_lines():
+        print(line)
+    return 0

@@ -1,0 +1,764 @@
+"""Our engine as a Gomocup brain (``pbrain-gridgames``).
+
+The brain reads commands on stdin and answers on stdout, one line per reply,
+flushed. A reader thread takes the input so that ``YXSTOP`` and ``END`` work
+while the engine thinks; every other command waits its turn. Each search runs
+in a forked child process that reports its progress over a pipe: the compiled
+search does not let other threads of its process run, so the parent stays free
+to answer ``YXSTOP`` at once, to leave within a second on ``END``, and to answer
+with the best move found so far when the turn time is nearly up.
+
+Commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD, INFO, TAKEBACK (of the
+last move), PLAY, END, ABOUT, SWAP2BOARD, and the Yixin-Board extensions
+YXBOARD, YXSHOWFORBID, YXNBEST (plays the best move, as Rapfi does), YXSTOP /
+STOP, YXHASHCLEAR and YXSHOWINFO. Anything else is answered ``UNKNOWN``; a
+known command that cannot be carried out is answered ``ERROR`` with the reason.
+
+:class:`Brain` is the protocol state machine without any I/O of its own, so it
+can be driven line by line:
+
+>>> replies = []
+>>> brain = Brain(replies.append, warm_up=False)
+>>> for line in ["START 15", "INFO timeout_turn 0", "BEGIN", "YXSHOWFORBID", "ABOUT 7"]:
+...     brain.handle(line)
+>>> [line for line in replies if not line.startswith("MESSAGE")][:3]
+['OK', '7,7', 'FORBID .']
+>>> brain.handle("HELLO")
+>>> replies[-1].split(";")[0]
+'UNKNOWN command HELLO'
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import multiprocessing
+import os
+import queue
+import random
+import re
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, TextIO, TypeVar
+
+from gridgames import __version__
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
+from gridgames.gomoku.gomocup.protocol import (
+    UNLIMITED_TIME,
+    ProtocolError,
+    format_about,
+    format_forbid,
+    format_search_message,
+    format_xy,
+    parse_int,
+    parse_xy,
+)
+
+if TYPE_CHECKING:
+    from gridgames.gomoku.ai import Level, Limit, SearchInfo, SearchResult
+    from gridgames.gomoku.ai.engine import StopSignal
+
+Point = tuple[int, int]
+T = TypeVar("T")
+InfoSink = Callable[["SearchInfo"], None]
+
+NAME = "gridgames"
+DEFAULT_TURN_MS = 5_000
+# Below this the process cannot even hold the interpreter and the compiled kernels.
+MIN_MEMORY = 64 << 20
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+# Commands that take the lines up to DONE.
+BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")
+# Commands the reader thread acts on at once, even while the engine thinks.
+URGENT = ("END", "STOP", "YXSTOP")
+
+
+def _clip(text: str, length: int = 40) -> str:
+    return text if len(text) <= length else text[:length] + "..."
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class CommandError(Exception):
+    """A known command that cannot be carried out; the message goes after ``ERROR``."""
+
+
+class Interrupted(Exception):
+    """END arrived during a search: the answer must not be written."""
+
+
+class _Either:
+    """A stop signal set when either of two events is."""
+
+    def __init__(self, a: threading.Event, b: threading.Event) -> None:
+        self.a, self.b = a, b
+
+    def is_set(self) -> bool:
+        return self.a.is_set() or self.b.is_set()
+
+
+def margin_ms(budget_ms: int) -> int:
+    """Time kept back from a budget for Python, pipes and the search's last step.
+
+    >>> margin_ms(1000), margin_ms(5000), margin_ms(300_000)
+    (100, 300, 500)
+    """
+    return min(500, 50 + budget_ms // 20)
+
+
+class Brain:
+    """The Gomocup protocol over a :class:`~gridgames.gomoku.Board` and our engine.
+
+    ``write`` receives each reply line (without a newline). ``level`` caps the
+    strength at one of the engine's levels; without it the brain uses all the
+    time it is given.
+    """
+
+    def __init__(self, write: Callable[[str], None], *, level: Level | None = None,
+                 warm_up: bool = True, seed: int | None = None, worker: bool = False) -> None:
+        self.write = write
+        # Search in a forked process: then YXSTOP, END and the turn time are obeyed even
+        # while a compiled search kernel keeps this process busy.
+        self.worker = worker and hasattr(os, "fork")
+        self.level = level
+        self.seed = seed
+        self.board: Board | None = None
+        self.rule = Rule.FREESTYLE
+        self.timeout_turn = DEFAULT_TURN_MS
+        self.timeout_match = 0
+        self.time_left: int | None = None
+        self.max_memory = 0
+        self.max_depth: int | None = None
+        self.max_nodes: int | None = None
+        self.game_type = 1
+        self.pending_error: str | None = None
+        self.stop = threading.Event()  # stops the current search (YXSTOP)
+        self.quit = threading.Event()  # END was read: stop everything
+        self.thinking = False
+        self.finished = False
+        self._last_info: SearchInfo | None = None
+        self._needs_warm_up = warm_up
+        self._block: tuple[str, list[str]] | None = None
+        self._rng = random.Random(seed)
+
+    # -- entry point -----------------------------------------------------------
+
+    def handle(self, line: str, received: float | None = None) -> None:
+        """Carry out one input line; ``received`` is when it was read (perf_counter)."""
+        received = time.perf_counter() if received is None else received
+        text = line.strip()
+        if not text:
+            return
+        if self._block is not None:
+            command = self._block[0]
+            self._guarded(command, "", lambda: self._block_line(text, received))
+            return
+        command, _, args = text.partition(" ")
+        command = command.upper()
+        args = args.strip()
+        if command in BLOCKS:
+            self._block = (command, [])
+            return
+        handler = self._handlers.get(command)
+        if handler is None:
+            self.write(_one_line(f"UNKNOWN command {_clip(command)}; see the Gomocup protocol "
+                                 "for the commands this brain knows"))
+            return
+        if command not in ("INFO", *URGENT) and self._report_pending():
+            return
+        self._guarded(command, args, lambda: handler(args, received))
+
+    def _guarded(self, command: str, args: str, action: Callable[[], None]) -> None:
+        """Run ``action``, turning every failure into an ERROR reply."""
+        try:
+            action()
+        except Interrupted:
+            self.finished = True
+        except (CommandError, ProtocolError) as error:
+            self.write(_one_line(f"ERROR {command} {_clip(args)}: {error}"))
+        except Exception as error:  # a bug must not end the game: report it and go on
+            self.write(_one_line(f"ERROR {command} failed: {error!r}"))
+
+    @property
+    def _handlers(self) -> dict[str, Callable[[str, float], None]]:
+        return {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "RESTART": self._restart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "INFO": self._info,
+            "TAKEBACK": self._takeback,
+            "PLAY": self._play,
+            "END": self._end,
+            "ABOUT": self._about,
+            "YXSHOWFORBID": self._show_forbid,
+            "YXNBEST": self._nbest,
+            "YXSTOP": self._ignore,
+            "STOP": self._ignore,
+            "YXHASHCLEAR": self._hash_clear,
+            "YXSHOWINFO": self._show_info,
+        }
+
+    def _report_pending(self) -> bool:
+        if self.pending_error is None:
+            return False
+        self.write(_one_line(f"ERROR {self.pending_error}"))
+        self.pending_error = None
+        return True
+
+    # -- game set-up -------------------------------------------------------------
+
+    def _new_board(self, width: int, height: int) -> None:
+        for name, value in (("width", width), ("height", height)):
+            if not MIN_SIZE <= value <= MAX_SIZE:
+                raise CommandError(
+                    f"board {name} {value} is not supported; use {MIN_SIZE} to {MAX_SIZE}"
+                )
+        if self._needs_warm_up:
+            # Load the compiled kernels now: the manager does not count START time.
+            warm_up()
+            self._needs_warm_up = False
+        self.board = Board(width, height, rule=self.rule)
+        self.write("OK")
+
+    def _start(self, args: str, received: float) -> None:
+        size = parse_int(args, "the board size")
+        self._new_board(size, size)
+
+    def _rectstart(self, args: str, received: float) -> None:
+        if "," not in args:
+            raise CommandError("expected the size as width,height (like 20,15)")
+        width, height = parse_xy(args)
+        self._new_board(width, height)
+
+    def _restart(self, args: str, received: float) -> None:
+        board = self._need_board()
+        self.board = Board(board.width, board.height, rule=self.rule)
+        self.write("OK")
+
+    def _need_board(self) -> Board:
+        if self.board is None:
+            raise CommandError("no game has been started; send START first")
+        return self.board
+
+    # -- moves -----------------------------------------------------------------
+
+    def _begin(self, args: str, received: float) -> None:
+        board = self._need_board()
+        if board.move_stack:
+            raise CommandError(f"the board is not empty ({len(board)} stones); "
+                               "BEGIN starts a game on an empty board")
+        self._reply_move(received)
+
+    def _turn(self, args: str, received: float) -> None:
+        board = self._need_board()
+        point = parse_xy(args)
+        self._push_checked(board, point)
+        self._reply_move(received)
+
+    def _play(self, args: str, received: float) -> None:
+        board = self._need_board()
+        point = parse_xy(args)
+        self._push_checked(board, point)
+        self.write(format_xy(point))
+
+    def _push_checked(self, board: Board, point: Point) -> None:
+        reason = board.illegal_reason(point)
+        if reason is not None:
+            raise CommandError(reason)
+        board.push(point)
+
+    def _takeback(self, args: str, received: float) -> None:
+        board = self._need_board()
+        point = parse_xy(args)
+        if not board.move_stack:
+            raise CommandError("the board is empty; there is nothing to take back")
+        if board.move_stack[-1] != point:
+            raise CommandError(f"only the last move ({format_xy(board.move_stack[-1])}) "
+                               "can be taken back")
+        board.pop()
+        self.write("OK")
+
+    def _reply_move(self, received: float) -> None:
+        board = self._need_board()
+        self._check_playable(board)
+        move = self._think(board, received)
+        board.push(move)
+        self.write(format_xy(move))
+
+    def _check_playable(self, board: Board) -> None:
+        outcome = board.outcome()
+        if outcome is not None:
+            raise CommandError(f"the game is over ({outcome}); there is no move to play")
+        if not board.legal_moves:
+            raise CommandError("there is no legal move left on the board")
+
+    # -- thinking ----------------------------------------------------------------
+
+    def move_budget_ms(self, moves_played: int = 0) -> int:
+        """Milliseconds to spend on one move under the current INFO limits.
+
+        >>> brain = Brain(print, warm_up=False)
+        >>> brain.timeout_turn = 1000
+        >>> brain.move_budget_ms()
+        900
+        >>> brain.time_left = 6000
+        >>> brain.move_budget_ms()
+        200
+        >>> brain.timeout_turn = 0
+        >>> brain.move_budget_ms()
+        0
+        """
+        if self.timeout_turn <= 0:
+            return 0
+        budget = self.timeout_turn - margin_ms(self.timeout_turn)
+        left = self.time_left
+        if left is not None and left < UNLIMITED_TIME:
+            # Spread the rest of the match over the moves still to come.
+            moves_to_go = max(10, 30 - moves_played // 2)
+            share = left // moves_to_go
+            budget = min(budget, share, left - margin_ms(max(left, 0)))
+        return max(0, budget)
+
+    def limit_for(self, budget_ms: int) -> Limit:
+        """The engine limit for a budget (instant play when the budget is nothing)."""
+        from gridgames.gomoku.ai import Limit
+
+        if budget_ms <= 0:
+            return Limit(depth=2)
+        limit = self.level.limit_for(budget_ms) if self.level else Limit(time_ms=budget_ms)
+        if self.max_depth is not None:
+            depth = self.max_depth if limit.depth is None else min(limit.depth, self.max_depth)
+            limit = replace(limit, depth=depth)
+        if self.max_nodes is not None:
+            nodes = self.max_nodes if limit.nodes is None else min(limit.nodes, self.max_nodes)
+            limit = replace(limit, nodes=nodes)
+        return limit
+
+    def _budget_now(self, board: Board, received: float) -> int:
+        """The move budget minus the time already spent since the command arrived."""
+        budget = self.move_budget_ms(len(board))
+        if budget > 0:
+            budget = max(1, budget - int((time.perf_counter() - received) * 1000))
+        return budget
+
+    def _deadline(self, received: float) -> float | None:
+        """When the reply must be written at the latest (None: no time limit applies)."""
+        allowed = self.timeout_turn
+        left = self.time_left
+        if left is not None and left < UNLIMITED_TIME:
+            allowed = min(allowed, left)
+        if allowed <= 0:
+            return None
+        return received + (allowed - max(25, allowed // 50)) / 1000
+
+    def _compute(self, task: Callable[[InfoSink, StopSignal | None], T],
+                 fallback: Callable[[], T], received: float, *, instant: bool) -> T:
+        """Run ``task(on_info, stop)``; when stopped or out of time, return ``fallback()``."""
+        self.stop.clear()
+        self._last_info = None
+        self.thinking = True
+        try:
+            if not self.worker or instant:
+                value = task(self._on_info, _Either(self.stop, self.quit))
+            else:
+                value = self._in_worker(task, fallback, self._deadline(received))
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        finally:
+            self.thinking = False
+        if self.quit.is_set():
+            raise Interrupted
+        return value
+
+    def _in_worker(self, task: Callable[[InfoSink, StopSignal | None], T],
+                   fallback: Callable[[], T], deadline: float | None) -> T:
+        receiver, sender = multiprocessing.Pipe(duplex=False)
+        # A bare fork: multiprocessing.Process would close stdin in the child, which
+        # blocks on the lock the reader thread holds.
+        pid = os.fork()
+        if pid == 0:  # the worker: search, report, leave without any clean-up
+            try:
+                receiver.close()
+                value = task(lambda info: sender.send(("info", info)), None)
+                sender.send(("done", value))
+            except ValueError as error:
+                sender.send(("error", str(error)))
+            except BaseException:
+                traceback.print_exc()  # to stderr; the parent answers with its fallback
+            finally:
+                os._exit(0)
+        sender.close()
+        try:
+            while True:
+                if self.stop.is_set() or self.quit.is_set() or (
+                    deadline is not None and time.perf_counter() >= deadline
+                ):
+                    return fallback()
+                if not receiver.poll(0.005):
+                    continue
+                try:
+                    kind, value = receiver.recv()
+                except (EOFError, OSError):
+                    return fallback()  # the worker died: answer with what we have
+                if kind == "info":
+                    self._on_info(value)
+                elif kind == "done":
+                    return value
+                else:
+                    raise ValueError(value)
+        finally:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            receiver.close()
+
+    def _quick_move(self, board: Board) -> Point:
+        """The best move known so far, or the greedy scorer's (instant) when none is."""
+        info = self._last_info
+        if info is not None and info.pv and board.is_legal(info.pv[0]):
+            return info.pv[0]
+        from gridgames.gomoku.ai import Limit, think
+
+        return think(board, Limit(depth=0), seed=self._rng.randrange(1 << 30)).move
+
+    def _think(self, board: Board, received: float) -> Point:
+        from gridgames.gomoku.ai import think
+
+        budget = self._budget_now(board, received)
+        limit = self.limit_for(budget)
+        seed = self._rng.randrange(1 << 30)
+
+        def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
+            return think(board, limit, stop=stop, on_info=on_info, seed=seed).move
+
+        return self._compute(task, lambda: self._quick_move(board), received,
+                             instant=budget <= 0)
+
+    def _on_info(self, info: SearchInfo) -> None:
+        self._last_info = info
+        self.write("MESSAGE " + format_search_message(
+            info.depth, info.score, info.mate, info.nodes, info.nps, info.time_ms, info.pv))
+
+    def _nbest(self, args: str, received: float) -> None:
+        from gridgames.gomoku.ai import analyse
+
+        count = parse_int(args, "the number of moves") if args else 1
+        if count < 1:
+            raise CommandError(f"the number of moves must be 1 or more, got {count}")
+        board = self._need_board()
+        self._check_playable(board)
+        budget = self._budget_now(board, received)
+        limit = self.limit_for(budget)
+
+        def task(on_info: InfoSink, stop: StopSignal | None) -> list[SearchResult]:
+            return analyse(board, limit, multipv=count, stop=stop)
+
+        def fallback() -> list[SearchResult]:
+            from gridgames.gomoku.ai import Limit, think
+
+            return [think(board, Limit(depth=1))]
+
+        results = self._compute(task, fallback, received, instant=budget <= 0)
+        for number, result in enumerate(results, start=1):
+            self.write("MESSAGE " + format_search_message(
+                result.depth, result.score, result.mate, result.nodes, result.nps,
+                result.time_ms, result.pv, multipv=number))
+        board.push(results[0].move)
+        self.write(format_xy(results[0].move))
+
+    # -- BOARD / YXBOARD / SWAP2BOARD ----------------------------------------------
+
+    def _block_line(self, text: str, received: float) -> None:
+        assert self._block is not None
+        command, lines = self._block
+        word = text.partition(" ")[0].upper()
+        if word == "DONE":
+            self._block = None
+            self._finish_block(command, lines, received)
+        elif word in BLOCKS or word in self._handlers:
+            # A command inside the block: the manager forgot DONE.
+            self._block = None
+            self.write(_one_line(f"ERROR {command}: the stone list was not closed by DONE "
+                                 f"before {_clip(word)}"))
+            self.handle(text, received)
+        else:
+            lines.append(text)
+
+    def _finish_block(self, command: str, lines: list[str], received: float) -> None:
+        if self._report_pending():
+            return
+        if command == "SWAP2BOARD":
+            self._swap2(lines, received)
+            return
+        self.board = self._position(lines)
+        if command == "BOARD":
+            self._reply_move(received)
+
+    def _position(self, lines: list[str]) -> Board:
+        """A board from ``x,y,field`` lines (1 own, 2 opponent, 3 ignored); own side to move."""
+        template = self._need_board()
+        own: list[Point] = []
+        other: list[Point] = []
+        seen: set[Point] = set()
+        for line in lines:
+            parts = line.split(",")
+            if len(parts) != 3:
+                raise CommandError(f"expected lines x,y,field, got {line!r}")
+            point = parse_xy(",".join(parts[:2]))
+            field = parse_int(parts[2], "the field")
+            if not template.contains(point):
+                raise CommandError(f"{format_xy(point)} is off the {template.width}x"
+                                   f"{template.height} board")
+            if field == 3:
+                continue
+            if field not in (1, 2):
+                raise CommandError(f"field must be 1 (own), 2 (opponent) or 3, got {field}")
+            if point in seen:
+                raise CommandError(f"{format_xy(point)} is listed twice")
+            seen.add(point)
+            (own if field == 1 else other).append(point)
+        if len(own) == len(other):
+            black, white = own, other
+        elif len(other) == len(own) + 1:
+            black, white = other, own
+        else:
+            raise CommandError(f"{len(own)} own and {len(other)} opponent stones: "
+                               "it cannot be this brain's turn")
+        board = Board(template.width, template.height, rule=self.rule)
+        for index in range(len(black) + len(white)):
+            point = (black if index % 2 == 0 else white)[index // 2]
+            try:
+                board.push(point)
+            except IllegalMoveError as error:
+                raise CommandError(f"stone {index + 1} of the position: {error}") from None
+        return board
+
+    def _swap2(self, lines: list[str], received: float) -> None:
+        template = self._need_board()
+        board = Board(template.width, template.height, rule=self.rule)
+        for line in lines:
+            parts = line.split(",")
+            point = parse_xy(",".join(parts[:2]))
+            try:
+                board.push(point)
+            except IllegalMoveError as error:
+                raise CommandError(str(error)) from None
+        if len(board) not in (0, 3, 5):
+            raise CommandError(f"Swap2 positions have 0, 3 or 5 stones, got {len(board)}")
+        from gridgames.gomoku.gomocup.swap2 import Swap2Answer, decide
+
+        budget = self._budget_now(board, received)
+        seed = self._rng.randrange(1 << 30)
+
+        def task(on_info: InfoSink, stop: StopSignal | None) -> Swap2Answer:
+            return decide(board, budget, self.limit_for, stop=stop, rng=random.Random(seed))
+
+        def fallback() -> Swap2Answer:
+            return decide(board, 0, self.limit_for, rng=random.Random(seed))
+
+        answer = self._compute(task, fallback, received, instant=budget <= 0)
+        for point in answer.moves:
+            board.push(point)
+        self.board = board
+        self.write(answer.reply)
+
+    # -- settings and information ------------------------------------------------------
+
+    def _info(self, args: str, received: float) -> None:
+        key, _, value = args.partition(" ")
+        key = key.lower()
+        value = value.strip()
+        try:
+            self._set_info(key, value)
+        except (CommandError, ProtocolError) as error:
+            # The manager does not read replies to INFO: report at the next command.
+            self.pending_error = _clip(f"INFO {_clip(key)} {_clip(value)}: {error}", 200)
+
+    def _set_info(self, key: str, value: str) -> None:
+        if key in ("timeout_turn", "timeout_match", "max_memory"):
+            number = parse_int(value, key)
+            if number < 0:
+                raise CommandError(f"{key} must be 0 or more")
+            if key == "max_memory" and 0 < number < MIN_MEMORY:
+                raise CommandError(f"{number} bytes is too little memory; "
+                                   f"this brain needs at least {MIN_MEMORY >> 20} MB")
+            setattr(self, key, number)
+        elif key == "time_left":
+            self.time_left = parse_int(value, key)  # may be negative: then play at once
+        elif key == "game_type":
+            self.game_type = parse_int(value, key)
+        elif key == "rule":
+            number = parse_int(value, key)
+            try:
+                rule = Rule.from_gomocup(number)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
+            self._set_rule(rule)
+        elif key in ("max_depth", "max_node"):
+            number = parse_int(value, key)
+            limit = number if number > 0 else None
+            if key == "max_depth":
+                self.max_depth = limit
+            else:
+                self.max_nodes = limit
+        # Other keys (folder, evaluate, Yixin options) do not concern this brain.
+
+    def _set_rule(self, rule: Rule) -> None:
+        self.rule = rule
+        if self.board is None or self.board.rule is rule:
+            return
+        moves = list(self.board.move_stack)
+        self.board = Board(self.board.width, self.board.height, rule=rule)
+        try:
+            self.board.push_many(moves)
+        except IllegalMoveError as error:
+            self.board.clear()
+            raise CommandError(f"the position is not legal under {rule.value}: {error}") from None
+
+    def _about(self, args: str, received: float) -> None:
+        name = NAME if self.level is None else f"{NAME} level {self.level.number}"
+        self.write(format_about({"name": name, "version": __version__,
+                                 "author": "gridgames developers"}))
+
+    def _show_forbid(self, args: str, received: float) -> None:
+        board = self._need_board()
+        self.write(format_forbid(board.forbidden_points()))
+
+    def _hash_clear(self, args: str, received: float) -> None:
+        # The engine starts every search with a fresh table: nothing is kept between moves.
+        self.write("MESSAGE hash table cleared")
+
+    def _show_info(self, args: str, received: float) -> None:
+        self.write(f"MESSAGE {NAME} {__version__}")
+        self.write("MESSAGE INFO MAX_THREAD_NUM 1")
+        self.write("MESSAGE INFO MAX_HASH_SIZE 20")
+
+    def _ignore(self, args: str, received: float) -> None:
+        """STOP / YXSTOP when nothing is being thought about."""
+
+    def _end(self, args: str, received: float) -> None:
+        self.finished = True
+
+
+def warm_up() -> None:
+    """Load every kernel a move needs into this process, so that forked searches start
+    at full speed."""
+    from gridgames.gomoku.ai import Limit, analyse, think
+    from gridgames.gomoku.ai import warm_up as engine_warm_up
+
+    engine_warm_up()
+    for rule in (Rule.FREESTYLE, Rule.RENJU):
+        board = Board(15, rule=rule)
+        board.push_many([(7, 7), (8, 8), (8, 7), (6, 7), (9, 9)])
+        think(board, Limit(depth=4), seed=0)
+        think(board, Limit(depth=0), seed=0)
+        analyse(board, Limit(depth=2), multipv=2)
+        board.forbidden_points()
+
+
+def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
+          level: Level | None = None, seed: int | None = None, warm_up: bool = True) -> int:
+    """Speak the protocol on ``stdin``/``stdout`` until ``END`` or the end of input."""
+    source = stdin if stdin is not None else sys.stdin
+    sink = stdout if stdout is not None else sys.stdout
+    lock = threading.Lock()
+
+    def write(line: str) -> None:
+        with lock:
+            try:
+                sink.write(line + "\n")
+                sink.flush()
+            except (OSError, ValueError):
+                os._exit(0)  # the manager has gone
+
+    brain = Brain(write, level=level, seed=seed, warm_up=warm_up, worker=True)
+    lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+
+    def take(text: str) -> None:
+        word = text.strip().partition(" ")[0].upper()
+        if word in URGENT:
+            if brain.thinking:
+                brain.stop.set()
+            if word == "END":
+                brain.quit.set()
+                _exit_soon(sink)
+        lines.put((time.perf_counter(), text))
+
+    def read() -> None:
+        # Lines may end with CR LF, LF or CR alone; undecodable bytes become U+FFFD.
+        buffer = getattr(source, "buffer", None)
+        pending = b""
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                chunk = buffer.read1(65536) if buffer is not None else (
+                    source.readline().encode("utf-8"))
+                if not chunk:
+                    break
+                *complete, pending = _LINE_END.split(pending + chunk)
+                for raw in complete:
+                    take(raw.decode("utf-8", "replace"))
+        if pending:
+            take(pending.decode("utf-8", "replace"))
+        lines.put((time.perf_counter(), None))
+
+    threading.Thread(target=read, name="stdin", daemon=True).start()
+    while not brain.finished:
+        received, line = lines.get()
+        if line is None:
+            break
+        brain.handle(line, received)
+    with contextlib.suppress(OSError, ValueError):
+        sink.flush()
+    return 0
+
+
+def _exit_soon(sink: TextIO, after: float = 0.8) -> None:
+    """Leave the process shortly even if the main thread is busy (END must exit within 1 s)."""
+
+    def leave() -> None:
+        time.sleep(after)
+        with contextlib.suppress(OSError, ValueError):
+            sink.flush()
+        os._exit(0)
+
+    threading.Thread(target=leave, name="end", daemon=True).start()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--level", help="cap the strength at a level (1..8, 'max'); "
+                        "default: use all the time the manager gives")
+    parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
+
+
+def run(args: argparse.Namespace) -> int:
+    level = None
+    if args.level is not None:
+        from gridgames.gomoku.ai import get_level
+
+        level = get_level(args.level)
+    code = serve(level=level, seed=args.seed)
+    # Skip interpreter teardown so that END is obeyed at once.
+    sys.stdout.flush()
+    os._exit(code)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="pbrain-gridgames",
+        description="The gridgames engine as a Gomocup brain: speaks the protocol on stdin/stdout.",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

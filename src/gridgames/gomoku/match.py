@@ -1,0 +1,498 @@
+"""Engine matches: two Gomocup brains play a series of games, judged by our rules.
+
+An engine is either our own engine at a level (``level:7``, ``level:max``),
+run as our brain in a subprocess, or the command line of any Gomocup brain.
+Each opening is played twice, once with each engine as black. Games run in
+parallel when asked: every game's engines are separate processes, so a game
+costs the coordinator nothing but waiting.
+
+The judge is the core rules: a move that is off the board, on a stone or
+(under renju) forbidden loses, and so does a crash, a protocol error or a
+reply later than the turn time (or the time left in the game) plus the
+tolerance. A full board is a draw.
+
+Statistics follow cutechess-cli: the Elo difference from the score with its
+95% error bar, and an optional sequential probability ratio test that stops
+the match once one of two Elo hypotheses is accepted.
+
+>>> round(elo_from_score(0.75), 2)
+190.85
+>>> stats = MatchStats(wins=30, losses=20, draws=10)
+>>> round(stats.score, 4), round(stats.elo, 1), round(stats.elo_error, 1)
+(0.5833, 58.5, 82.8)
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import random
+import shlex
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point
+from gridgames.gomoku.gomocup.client import (
+    DEFAULT_TOLERANCE_MS,
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    IllegalEngineMoveError,
+    our_brain_command,
+)
+from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.notation import format_position, parse_position
+from gridgames.gomoku.records import GameRecord, save
+from gridgames.gomoku.rules import Rule
+
+# -- statistics -----------------------------------------------------------------
+
+_Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+
+
+def elo_from_score(score: float) -> float:
+    """The Elo difference that gives an expected ``score`` (0 < score < 1)."""
+    if not 0.0 < score < 1.0:
+        return math.inf if score >= 1.0 else -math.inf
+    return 0.0 - 400.0 * math.log10(1.0 / score - 1.0)  # 0.0 - x: no "-0.0" at 50%
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score against an opponent ``elo`` points weaker.
+
+    >>> round(score_from_elo(0), 3), round(score_from_elo(400), 4)
+    (0.5, 0.9091)
+    """
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass
+class MatchStats:
+    """Wins, losses and draws of the first engine, with score and Elo."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    @property
+    def elo(self) -> float:
+        return elo_from_score(self.score)
+
+    def _stdev(self) -> float:
+        """Standard deviation of the mean score per game."""
+        n = self.games
+        if n == 0:
+            return 0.0
+        s = self.score
+        variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
+                    + self.losses * s ** 2) / n
+        return math.sqrt(variance / n)
+
+    @property
+    def elo_error(self) -> float:
+        """Half the width of the 95% confidence interval of :attr:`elo` (as cutechess-cli)."""
+        if self.games == 0:
+            return math.inf
+        deviation = _Z95 * self._stdev()
+        low, high = self.score - deviation, self.score + deviation
+        if low <= 0.0 or high >= 1.0:
+            return math.inf
+        return (elo_from_score(high) - elo_from_score(low)) / 2
+
+    def add(self, points: float) -> None:
+        """Count one game: 1 a win, 0.5 a draw, 0 a loss."""
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of ``elo0`` (H0) against ``elo1`` (H1).
+
+    The log-likelihood ratio uses the normal approximation of the per-game
+    score (the "GSPRT" of fishtest and c-chess-cli), which needs no draws, as
+    Gomoku often has none.
+
+    >>> sprt = Sprt.parse("0,10")
+    >>> [round(bound, 3) for bound in sprt.bounds]
+    [-2.944, 2.944]
+    >>> sprt.status(MatchStats(wins=60, losses=40, draws=0)) is None
+    True
+    >>> sprt.status(MatchStats(wins=600, losses=400, draws=0))
+    'H1'
+    >>> sprt.status(MatchStats(wins=400, losses=600, draws=0))
+    'H0'
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @classmethod
+    def parse(cls, text: str) -> Sprt:
+        """Read ``elo0,elo1[,alpha,beta]``."""
+        try:
+            values = [float(v) for v in text.split(",")]
+        except ValueError:
+            raise ValueError(
+                f"--sprt expects numbers elo0,elo1[,alpha,beta], got {text!r}"
+            ) from None
+        if len(values) not in (2, 4):
+            raise ValueError(f"--sprt expects elo0,elo1 or elo0,elo1,alpha,beta, got {text!r}")
+        sprt = cls(*values)
+        if not sprt.elo0 < sprt.elo1:
+            raise ValueError(f"--sprt needs elo0 < elo1, got {sprt.elo0} and {sprt.elo1}")
+        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1):
+            raise ValueError("--sprt alpha and beta must be between 0 and 1")
+        return sprt
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper): accept H0 below the lower bound, H1 above the upper one."""
+        return (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha))
+
+    def llr(self, stats: MatchStats) -> float:
+        """The log-likelihood ratio of H1 against H0 after ``stats``."""
+        n = stats.games
+        if n == 0 or stats.wins + stats.draws == 0 or stats.losses + stats.draws == 0:
+            return 0.0  # no spread in the results yet: nothing to estimate a variance from
+        s = stats.score
+        variance = (stats.wins * (1 - s) ** 2 + stats.draws * (0.5 - s) ** 2
+                    + stats.losses * s ** 2) / n
+        if variance <= 0:
+            return 0.0
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * variance)
+
+    def status(self, stats: MatchStats) -> str | None:
+        """``"H0"`` or ``"H1"`` once accepted, else ``None``."""
+        llr = self.llr(stats)
+        lower, upper = self.bounds
+        if llr >= upper:
+            return "H1"
+        if llr <= lower:
+            return "H0"
+        return None
+
+
+# -- engines ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """How to run one side of a match: a name and a command line.
+
+    >>> EngineSpec.parse("level:3").name, EngineSpec.parse("level:3").argv[-2:]
+    ('level:3', ('--level', '3'))
+    >>> EngineSpec.parse("/opt/pbrain-foo -q").argv
+    ('/opt/pbrain-foo', '-q')
+    """
+
+    name: str
+    argv: tuple[str, ...]
+    level: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:
+        stripped = text.strip()
+        if stripped.lower().startswith("level:"):
+            from gridgames.gomoku.ai.levels import get_level
+
+            level = get_level(stripped)
+            return cls(f"level:{stripped.split(':', 1)[1].strip().lower()}",
+                       tuple(our_brain_command(level.number)), level.number)
+        argv = shlex.split(stripped)
+        if not argv:
+            raise ValueError("an engine is 'level:N', 'level:max' or a brain's command line")
+        return cls(Path(argv[0]).name, tuple(argv))
+
+
+# -- games ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that defines a match (times in milliseconds)."""
+
+    engines: tuple[EngineSpec, EngineSpec]
+    games: int = 10
+    rule: Rule = Rule.FREESTYLE
+    width: int = 15
+    height: int = 15
+    time_ms: int = 1_000
+    match_time_ms: int | None = None
+    tolerance_ms: int = DEFAULT_TOLERANCE_MS
+    openings: tuple[tuple[Point, ...], ...] = ()
+    concurrency: int = 1
+    out_dir: Path | None = None
+    sprt: Sprt | None = None
+    seed: int | None = None
+    start_timeout_ms: int = 60_000
+
+
+@dataclass
+class GameResult:
+    """One finished game. ``points`` is the first engine's score (1, 0.5 or 0)."""
+
+    number: int
+    black: int  # index of the engine that played black
+    opening: tuple[Point, ...]
+    record: GameRecord
+    result: str  # "1-0", "0-1" or "1/2-1/2"
+    reason: str
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def points(self) -> float:
+        if self.result == "1/2-1/2":
+            return 0.5
+        black_won = self.result == "1-0"
+        return 1.0 if black_won == (self.black == 0) else 0.0
+
+
+def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
+    """(game number, opening, black engine index) for every game: each opening twice,
+    with the colours swapped, in an order shuffled by the seed."""
+    openings = list(config.openings) or [()]
+    random.Random(config.seed).shuffle(openings)
+    games = []
+    for number in range(config.games):
+        games.append((number + 1, openings[(number // 2) % len(openings)], number % 2))
+    return games
+
+
+def default_opening_moves(width: int, height: int) -> tuple[tuple[Point, ...], ...]:
+    """The shipped openings placed on a width×height board (those that fit)."""
+    placed = (centred(text, width, height) for text in default_openings())
+    return tuple(tuple(moves) for moves in placed if moves)
+
+
+def read_openings(lines: Sequence[str], width: int, height: int,
+                  rule: Rule) -> tuple[tuple[Point, ...], ...]:
+    """Position strings read on the match board; raises ValueError naming a bad line."""
+    openings = []
+    for number, text in enumerate(lines, start=1):
+        try:
+            moves = parse_position(text, width, height)
+            check_opening(moves, width, height, rule)
+        except ValueError as error:
+            raise ValueError(f"opening {number} ({text!r}): {error}") from None
+        openings.append(tuple(moves))
+    return tuple(openings)
+
+
+def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
+              opening: Sequence[Point], black: int) -> GameResult:
+    """Play one game between ``engines[black]`` (black) and the other engine."""
+    board = Board(config.width, config.height, rule=config.rule)
+    board.push_many(opening)
+    times = [0] * len(opening)
+    names = [spec.name for spec in config.engines]
+    time_left = [config.match_time_ms, config.match_time_ms]
+    reason = ""
+    loser: int | None = None
+    errors: list[str] = []
+    while not board.is_game_over():
+        if not board.legal_moves:  # only forbidden points left for black under renju
+            reason = "no legal move left"
+            break
+        side = black if board.to_move is Color.BLACK else 1 - black
+        engine = engines[side]
+        left = time_left[side]
+        try:
+            reply = engine.play(board, _TurnLimit(config.time_ms), time_left_ms=left,
+                                match_time_ms=config.match_time_ms)
+        except IllegalEngineMoveError as error:
+            loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"
+        except EngineTimeoutError:
+            loser, reason = side, f"{names[side]} lost on time"
+        except EngineTerminatedError as error:
+            loser, reason = side, f"{names[side]} crashed: {error}"
+        except EngineError as error:
+            loser, reason = side, f"{names[side]} broke the protocol: {error}"
+        if loser is not None:
+            errors.append(reason)
+            break
+        if left is not None:
+            left -= reply.time_ms
+            time_left[side] = left
+            if left + config.tolerance_ms < 0:
+                loser, reason = side, f"{names[side]} ran out of match time"
+                errors.append(reason)
+                break
+        board.push(reply.move)
+        times.append(reply.time_ms)
+    if loser is not None:
+        loser_color = Color.BLACK if loser == black else Color.WHITE
+        result = "0-1" if loser_color is Color.BLACK else "1-0"
+    else:
+        outcome = board.outcome()
+        if outcome is None or outcome.winner is None:
+            result = "1/2-1/2"
+            reason = reason or "draw: the board is full"
+        else:
+            result = outcome.result
+            winner = black if outcome.winner is Color.BLACK else 1 - black
+            reason = f"{names[winner]} made five"
+    record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
+                                   times_ms=times)
+    record.result = result
+    return GameResult(number, black, tuple(opening), record, result, reason, errors)
+
+
+@dataclass(frozen=True)
+class _TurnLimit:
+    time_ms: int | None
+    nodes: int | None = None
+    depth: int | None = None
+
+
+# -- running a match ------------------------------------------------------------------
+
+
+@dataclass
+class MatchReport:
+    """The outcome of a match: every game, the totals and why it stopped."""
+
+    config: MatchConfig
+    results: list[GameResult] = field(default_factory=list)
+    stats: MatchStats = field(default_factory=MatchStats)
+    sprt_result: str | None = None
+    stopped_early: bool = False
+
+    def summary_lines(self) -> list[str]:
+        a, b = (spec.name for spec in self.config.engines)
+        stats = self.stats
+        lines = [
+            f"Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
+            f"[{stats.score:.3f}] {stats.games}",
+            f"Elo difference: {_fmt_elo(stats.elo)} +/- {_fmt_elo(stats.elo_error, sign=False)}",
+        ]
+        errors = sum(1 for r in self.results if r.errors)
+        if errors:
+            lines.append(f"Games lost by error (illegal move, time, crash, protocol): {errors}")
+        sprt = self.config.sprt
+        if sprt is not None:
+            llr = sprt.llr(stats)
+            lower, upper = sprt.bounds
+            verdict = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(self.sprt_result or "",
+                                                                    "no decision yet")
+            lines.append(f"SPRT: llr {llr:.2f} ({lower:.2f}, {upper:.2f}) "
+                         f"[{sprt.elo0:g}, {sprt.elo1:g}]: {verdict}")
+        return lines
+
+
+def _fmt_elo(value: float, *, sign: bool = True) -> str:
+    if math.isinf(value):
+        return ("+inf" if value > 0 else "-inf") if sign else "inf"
+    return f"{value:+.1f}" if sign else f"{value:.1f}"
+
+
+def game_line(result: GameResult, config: MatchConfig, total: int) -> str:
+    """One progress line for a finished game."""
+    names = [spec.name for spec in config.engines]
+    black, white = names[result.black], names[1 - result.black]
+    opening = format_position(result.opening, config.height) or "-"
+    moves = len(result.record.moves)
+    return (f"Game {result.number}/{total}: {black} (black) vs {white} (white) "
+            f"{result.result} in {moves} moves, {result.reason} [opening {opening}]")
+
+
+def run_match(config: MatchConfig, *,
+              on_game: Callable[[GameResult, MatchStats], None] | None = None) -> MatchReport:
+    """Play the match; ``on_game`` is called after every game (in the caller's thread)."""
+    report = MatchReport(config)
+    jobs: queue.Queue[tuple[int, tuple[Point, ...], int] | None] = queue.Queue()
+    for job in schedule(config):
+        jobs.put(job)
+    done: queue.Queue[GameResult | BaseException] = queue.Queue()
+    stop = threading.Event()
+    workers = max(1, min(config.concurrency, config.games))
+    for _ in range(workers):
+        jobs.put(None)
+    if config.out_dir is not None:
+        Path(config.out_dir).mkdir(parents=True, exist_ok=True)
+
+    def work() -> None:
+        engines: list[Engine] = []
+        try:
+            for spec in config.engines:
+                engines.append(Engine(list(spec.argv), name=spec.name,
+                                      tolerance_ms=config.tolerance_ms,
+                                      start_timeout_ms=config.start_timeout_ms,
+                                      default_turn_ms=config.time_ms))
+            while not stop.is_set():
+                job = jobs.get()
+                if job is None:
+                    break
+                number, opening, black = job
+                done.put(play_game(engines, config, number, opening, black))
+        except BaseException as error:  # reported to the caller's thread
+            done.put(error)
+        finally:
+            for engine in engines:
+                engine.quit()
+            done.put(_WORKER_DONE)
+
+    threads = [threading.Thread(target=work, daemon=True, name=f"match worker {i}")
+               for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    running = workers
+    failure: BaseException | None = None
+    while running:
+        item = done.get()
+        if item is _WORKER_DONE:
+            running -= 1
+            continue
+        if isinstance(item, BaseException):
+            failure = failure or item
+            stop.set()
+            continue
+        report.results.append(item)
+        report.stats.add(item.points)
+        if config.out_dir is not None:
+            save(item.record, Path(config.out_dir) / f"game-{item.number:04d}.psq")
+        if on_game is not None:
+            on_game(item, report.stats)
+        if config.sprt is not None and report.sprt_result is None:
+            report.sprt_result = config.sprt.status(report.stats)
+            if report.sprt_result is not None:
+                report.stopped_early = len(report.results) < config.games
+                stop.set()
+    for thread in threads:
+        thread.join()
+    if failure is not None:
+        raise failure
+    report.results.sort(key=lambda r: r.number)
+    return report
+
+
+_WORKER_DONE = GameResult(0, 0, (), GameRecord(), "*", "")
+
+
+def check_opening(opening: Sequence[Point], width: int, height: int, rule: Rule) -> None:
+    """Raise ValueError if ``opening`` cannot start a game on the board."""
+    board = Board(width, height, rule=rule)
+    try:
+        board.push_many(opening)
+    except IllegalMoveError as error:
+        raise ValueError(str(error)) from None
+    if board.is_game_over():
+        raise ValueError("the opening already ends the game")

@@ -1,0 +1,216 @@
+"""The client: our brain as a real subprocess, and the scripted fake brain for error paths."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gomocup_helpers import brain_command, fake_command
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.ai import Limit
+from gridgames.gomoku.gomocup import (
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    IllegalEngineMoveError,
+)
+
+
+@pytest.fixture(scope="module")
+def ours() -> Iterator[Engine]:
+    with Engine(brain_command(), start_timeout_ms=120_000, tolerance_ms=500) as engine:
+        yield engine
+
+
+def test_our_brain_plays_a_game_against_itself(ours: Engine) -> None:
+    board = Board(9)
+    for _ in range(6):
+        result = ours.play(board, Limit(time_ms=150))
+        assert board.is_legal(result.move)
+        assert result.time_ms <= 150 + 500
+        board.push(result.move)
+    assert result.info.depth is not None and result.info.pv
+    assert any(m.startswith("depth") for m in result.messages)
+
+
+def test_a_continued_game_is_sent_as_turn(ours: Engine) -> None:
+    board = Board(15)
+    board.push(ours.play(board, Limit(time_ms=0)).move)
+    turns = []
+    for _ in range(2):
+        opponent = next(p for p in [(0, 0), (14, 14), (0, 14)] if board.is_legal(p))
+        board.push(opponent)
+        turns.append(f"> TURN {opponent[0]},{opponent[1]}")
+        board.push(ours.play(board, Limit(time_ms=0)).move)
+    sent = [line for line in ours.transcript if line.startswith("> ")]
+    assert turns[0] in sent and sent[-1] == turns[1]
+
+
+def test_rule_and_size_changes_start_a_new_game(ours: Engine) -> None:
+    board = Board(20, 15, rule=Rule.STANDARD)
+    board.push_many([(10, 7), (11, 8), (12, 9)])
+    move = ours.play(board, Limit(time_ms=0)).move
+    assert board.is_legal(move)
+    sent = [line for line in ours.transcript if line.startswith("> ")]
+    assert "> RECTSTART 20,15" in sent and "> INFO rule 1" in sent and "> BOARD" in sent
+
+
+def test_about_and_forbidden_points(ours: Engine) -> None:
+    assert ours.about()["name"] == "gridgames"
+    board = Board(15, rule=Rule.RENJU)
+    board.push_many([(5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (0, 4), (7, 6), (0, 6)])
+    assert ours.forbidden_points(board) == board.forbidden_points() == {(7, 7)}
+    board.push((14, 14))
+    assert ours.forbidden_points(board) == set()  # white to move
+
+
+def test_time_left_bounds_the_move(ours: Engine) -> None:
+    board = Board(15)
+    board.push((7, 7))
+    result = ours.play(board, Limit(time_ms=20_000), time_left_ms=400, match_time_ms=60_000)
+    assert result.time_ms <= 400
+    ours.play(board, Limit(time_ms=0), time_left_ms=2147483647, match_time_ms=0)
+
+
+# -- the scripted fake brain ------------------------------------------------------------
+
+
+def test_fake_good_and_chatty() -> None:
+    with Engine(fake_command("chatty")) as engine:
+        assert engine.about()["name"] == "fake-chatty"
+        result = engine.play(Board(15), Limit(time_ms=500))
+        assert result.move == (7, 7)
+        assert result.info.depth == 4 and result.info.mate == -7 and result.info.nodes == 2000
+        assert result.info.pv == ((8, 8), (7, 7))
+        assert len(result.messages) == 2
+
+
+def test_crash_raises_terminated() -> None:
+    with Engine(fake_command("crash")) as engine, pytest.raises(EngineTerminatedError,
+                                                                 match="exit code 3"):
+        engine.play(Board(15), Limit(time_ms=500))
+
+
+def test_hang_raises_timeout_on_time() -> None:
+    with Engine(fake_command("hang"), tolerance_ms=200) as engine:
+        started = time.perf_counter()
+        with pytest.raises(EngineTimeoutError):
+            engine.play(Board(15), Limit(time_ms=100))
+        assert time.perf_counter() - started < 2.0
+
+
+def test_after_a_timeout_the_engine_is_relaunched() -> None:
+    with Engine(fake_command("slow", 600), tolerance_ms=100) as engine:
+        first = engine.pid
+        with pytest.raises(EngineTimeoutError):
+            engine.play(Board(15), Limit(time_ms=100))
+        result = engine.play(Board(15), Limit(time_ms=2000))
+        assert result.move == (7, 7) and engine.pid != first
+
+
+@pytest.mark.parametrize(("mode", "error"), [("garbage", "expected a move"),
+                                             ("error", "not in the mood")])
+def test_protocol_errors(mode: str, error: str) -> None:
+    with Engine(fake_command(mode)) as engine:
+        first = engine.pid
+        with pytest.raises(EngineError, match=error):
+            engine.play(Board(15), Limit(time_ms=500))
+        # It may still be thinking and deaf to commands: the next request starts it afresh.
+        assert engine.about()["name"] == f"fake-{mode}" and engine.pid != first
+
+
+@pytest.mark.parametrize(("mode", "reason"), [("illegal", "occupied"), ("offboard", "off")])
+def test_illegal_moves(mode: str, reason: str) -> None:
+    board = Board(15)
+    board.push((3, 3))
+    with Engine(fake_command(mode)) as engine, pytest.raises(IllegalEngineMoveError) as caught:
+        engine.play(board, Limit(time_ms=500))
+    assert reason in caught.value.reason
+
+
+def test_lines_ended_by_cr_alone() -> None:
+    with Engine(fake_command("cr")) as engine:
+        assert engine.about()["name"] == "fake-cr"
+        board = Board(15)
+        board.push(engine.play(board, Limit(time_ms=500)).move)
+        board.push((0, 0))
+        assert engine.play(board, Limit(time_ms=500)).move == (6, 6)
+
+
+def test_suggest_is_answered_with_play() -> None:
+    with Engine(fake_command("suggest")) as engine:
+        assert engine.play(Board(15), Limit(time_ms=500)).move == (7, 7)
+        assert "> PLAY 7,7" in engine.transcript
+
+
+def test_restart_before_board(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    env = {"FAKE_BRAIN_LOG": str(log)}
+    import os
+
+    env.update({k: v for k, v in os.environ.items() if k not in env})
+    with Engine(fake_command("additive"), env=env) as engine:
+        board = Board(15)
+        board.push_many([(7, 7), (8, 8)])
+        engine.play(board, Limit(time_ms=500))
+        other = Board(15)
+        other.push_many([(1, 1), (2, 2)])
+        assert engine.play(other, Limit(time_ms=500)).move == (7, 7)  # its old stones are gone
+    lines = log.read_text().splitlines()
+    assert lines.count("RESTART") == 1 and lines.index("RESTART") < len(lines) - 4
+    assert "INFO timeout_turn 500" in lines and "INFO rule 0" in lines
+
+
+def test_without_restart_an_additive_brain_keeps_old_stones() -> None:
+    with Engine(fake_command("additive"), restart_before_board=False) as engine:
+        board = Board(15)
+        board.push_many([(7, 7), (8, 8)])
+        engine.play(board, Limit(time_ms=500))
+        other = Board(15)
+        other.push_many([(1, 1), (2, 2)])
+        # The brain still believes 7,7 is taken and answers with another point.
+        assert engine.play(other, Limit(time_ms=500)).move != (7, 7)
+
+
+def test_unknown_restart_relaunches() -> None:
+    with Engine(fake_command("norestart")) as engine:
+        board = Board(15)
+        board.push_many([(7, 7), (8, 8)])
+        engine.play(board, Limit(time_ms=500))
+        first = engine.pid
+        other = Board(15)
+        other.push_many([(1, 1), (2, 2)])
+        assert engine.play(other, Limit(time_ms=500)).move == (7, 7)
+        assert engine.pid != first
+
+
+def test_forbid_reply_of_the_fake() -> None:
+    with Engine(fake_command("good")) as engine:
+        board = Board(15, rule=Rule.RENJU)
+        board.push_many([(7, 7), (8, 8)])
+        assert engine.forbidden_points(board) == {(7, 7), (8, 8)}
+
+
+def test_a_missing_program() -> None:
+    with pytest.raises(EngineTerminatedError, match="cannot start"):
+        Engine(["/nonexistent/pbrain-nothing"])
+
+
+def test_quit_twice_and_play_after_quit() -> None:
+    engine = Engine(fake_command("good"))
+    engine.quit()
+    engine.quit()
+    assert not engine.is_alive()
+    assert engine.play(Board(15), Limit(time_ms=500)).move == (7, 7)  # relaunched
+    engine.quit()
+
+
+def test_game_over_is_refused() -> None:
+    board = Board(5)
+    board.push_many([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)])
+    with Engine(fake_command("good")) as engine, pytest.raises(ValueError, match="over"):
+        engine.play(board)

@@ -1,0 +1,239 @@
+"""Matches: the statistics, the judge (with the scripted fake brain) and a real short match."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gridgames.cli.main import main
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.gomocup import Engine
+from gridgames.gomoku.match import (
+    EngineSpec,
+    MatchConfig,
+    MatchStats,
+    Sprt,
+    default_opening_moves,
+    elo_from_score,
+    play_game,
+    read_openings,
+    run_match,
+    schedule,
+    score_from_elo,
+)
+from gridgames.gomoku.records import load
+
+FAKE = Path(__file__).parent / "gomocup" / "fake_brain.py"
+
+
+def fake(mode: str, *args: object) -> EngineSpec:
+    return EngineSpec(f"fake-{mode}", (sys.executable, str(FAKE), mode, *map(str, args)))
+
+
+# -- statistics against known values ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("score", "elo"), [(0.5, 0.0), (0.75, 190.849), (0.25, -190.849),
+                                            (10 / 11, 400.0), (0.64, 99.95)])
+def test_elo_from_score(score: float, elo: float) -> None:
+    assert elo_from_score(score) == pytest.approx(elo, abs=1e-3)
+    assert score_from_elo(elo) == pytest.approx(score, abs=1e-5)
+
+
+def test_elo_extremes() -> None:
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+    assert MatchStats(wins=3).elo_error == math.inf
+
+
+def test_error_bar_matches_a_hand_computation() -> None:
+    # 30-20-10: score 35/60; per-game variance (30*(25/60)^2 + 10*(5/60)^2 + 20*(35/60)^2)/60
+    # = 0.2013889; standard error sqrt(0.2013889/60) = 0.0579351; 95% bounds
+    # 0.5833333 -+ 1.959964*0.0579351 = 0.4697825 .. 0.6968841, i.e. -21.023 .. +144.621 Elo.
+    stats = MatchStats(wins=30, losses=20, draws=10)
+    assert stats.elo == pytest.approx(58.45, abs=0.01)
+    assert stats.elo_error == pytest.approx((144.621 + 21.023) / 2, abs=0.002)
+
+
+def test_all_draws_have_no_spread() -> None:
+    stats = MatchStats(draws=10)
+    assert stats.elo == 0 and stats.elo_error == 0
+
+
+def test_sprt_bounds_and_llr() -> None:
+    sprt = Sprt(0, 10)
+    assert sprt.bounds == pytest.approx((-math.log(19), math.log(19)))
+    # 600-400-0 with elo0=0, elo1=10: s=0.6, per-game variance 0.24, s1=0.5143868;
+    # LLR = 1000 * 0.0143868 * (1.2 - 1.0143868) / (2 * 0.24) = 5.5634
+    assert sprt.llr(MatchStats(600, 400, 0)) == pytest.approx(5.5634, abs=1e-3)
+    assert sprt.status(MatchStats(600, 400, 0)) == "H1"
+    assert sprt.status(MatchStats(400, 600, 0)) == "H0"
+    assert sprt.llr(MatchStats(5, 0, 0)) == 0.0  # no variance yet
+
+
+def test_sprt_with_other_error_rates() -> None:
+    sprt = Sprt.parse("-5,5,0.1,0.2")
+    assert sprt.bounds == pytest.approx((math.log(0.2 / 0.9), math.log(0.8 / 0.1)))
+
+
+@pytest.mark.parametrize("text", ["5", "10,0", "a,b", "0,5,2,0.1", "1,2,3"])
+def test_sprt_parse_errors(text: str) -> None:
+    with pytest.raises(ValueError, match="sprt"):
+        Sprt.parse(text)
+
+
+def test_add_and_score() -> None:
+    stats = MatchStats()
+    for points in (1, 0.5, 0, 1):
+        stats.add(points)
+    assert (stats.wins, stats.losses, stats.draws, stats.score) == (2, 1, 1, 0.625)
+
+
+# -- openings and schedule ----------------------------------------------------------------
+
+
+def test_default_openings_fit_and_are_legal() -> None:
+    openings = default_opening_moves(15, 15)
+    assert 20 <= len(openings) <= 40
+    for opening in openings:
+        board = Board(15)
+        board.push_many(opening)
+        assert len(opening) == 3 and not board.is_game_over()
+    assert len(set(openings)) == len(openings)
+    assert default_opening_moves(9, 9)  # some fit a small board too
+
+
+def test_read_openings_names_a_bad_line() -> None:
+    assert read_openings(["h8i9j10"], 15, 15, Rule.FREESTYLE) == (((7, 7), (8, 6), (9, 5)),)
+    with pytest.raises(ValueError, match="opening 2"):
+        read_openings(["h8", "h8h8"], 15, 15, Rule.FREESTYLE)
+    with pytest.raises(ValueError, match="ends the game"):
+        read_openings(["a1o1b1o2c1o3d1o4e1"], 15, 15, Rule.FREESTYLE)
+
+
+def test_each_opening_is_played_with_both_colours() -> None:
+    config = MatchConfig((fake("good"), fake("good")), games=6,
+                         openings=(((7, 7),), ((1, 1),), ((2, 2),)), seed=3)
+    games = schedule(config)
+    assert [black for _, _, black in games] == [0, 1, 0, 1, 0, 1]
+    assert games[0][1] == games[1][1] and games[2][1] == games[3][1]
+    assert {g[1] for g in games} == {((7, 7),), ((1, 1),), ((2, 2),)}
+
+
+# -- the judge ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def engines() -> Iterator[list[Engine]]:
+    opened: list[Engine] = []
+    yield opened
+    for engine in opened:
+        engine.quit()
+
+
+def judge(engines: list[Engine], a: EngineSpec, b: EngineSpec, **options: object):  # type: ignore[no-untyped-def]
+    config = MatchConfig((a, b), **options)  # type: ignore[arg-type]
+    engines.extend(Engine(list(spec.argv), name=spec.name, tolerance_ms=config.tolerance_ms)
+                   for spec in (a, b))
+    return play_game(engines, config, 1, config.openings[0] if config.openings else (), 0)
+
+
+@pytest.mark.parametrize(("mode", "reason"), [
+    ("illegal", "illegal move"), ("offboard", "illegal move"), ("crash", "crashed"),
+    ("garbage", "broke the protocol"), ("error", "broke the protocol"),
+])
+def test_misbehaviour_loses(engines: list[Engine], mode: str, reason: str) -> None:
+    result = judge(engines, fake(mode), fake("good"), width=9, height=9)
+    assert result.result == "0-1" and result.points == 0
+    assert reason in result.reason and result.errors
+
+
+def test_timeout_loses(engines: list[Engine]) -> None:
+    result = judge(engines, fake("good"), fake("hang"), time_ms=100, tolerance_ms=200,
+                   width=9, height=9)
+    assert result.result == "1-0" and "on time" in result.reason
+
+
+def test_match_time_runs_out(engines: list[Engine]) -> None:
+    result = judge(engines, fake("slow", 150), fake("good"), time_ms=1000,
+                   match_time_ms=400, tolerance_ms=100, width=9, height=9)
+    assert result.result == "0-1" and "time" in result.reason
+
+
+def test_crash_in_mid_game(engines: list[Engine]) -> None:
+    result = judge(engines, fake("good"), fake("crash-late", 2), width=9, height=9)
+    assert result.result == "1-0" and "crashed" in result.reason
+    assert len(result.record.moves) == 5
+
+
+def test_a_renju_foul_loses(engines: list[Engine]) -> None:
+    # Black's nearest point to the centre, 7,7, is a double three.
+    opening = ((5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (0, 4), (7, 6), (0, 6))
+    result = judge(engines, fake("good"), fake("good"), rule=Rule.RENJU, openings=(opening,))
+    assert result.result == "0-1" and "forbidden" in result.reason
+
+
+def test_normal_game_ends_by_five_or_full_board(engines: list[Engine]) -> None:
+    result = judge(engines, fake("good"), fake("good"), width=7, height=7)
+    assert not result.errors
+    board = result.record.to_board()
+    assert board.is_game_over() and result.result == board.outcome().result  # type: ignore[union-attr]
+
+
+# -- whole matches ------------------------------------------------------------------------
+
+
+def test_sprt_stops_early_and_psq_files(tmp_path: Path) -> None:
+    lines: list[str] = []
+    config = MatchConfig((fake("good"), fake("good")), games=40, width=9, height=9,
+                         openings=default_opening_moves(9, 9), concurrency=2,
+                         sprt=Sprt(0, 400), out_dir=tmp_path, seed=1)
+    report = run_match(config, on_game=lambda r, s: lines.append(r.reason))
+    assert report.stopped_early and report.sprt_result == "H0"
+    assert len(report.results) < 40 and len(lines) == len(report.results)
+    files = sorted(tmp_path.glob("*.psq"))
+    assert len(files) == len(report.results)
+    record = load(files[0])
+    assert record.width == 9 and record.moves == report.results[0].record.moves
+    assert any("SPRT" in line and "H0 accepted" in line for line in report.summary_lines())
+
+
+def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["match", "level:2", "level:3", "--games", "2", "--size", "9",
+                 "--time-ms", "150", "--out", str(tmp_path), "--seed", "5"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    games = [line for line in out.splitlines() if line.startswith("Game ")]
+    assert len(games) == 2, out
+    assert "Elo difference" in out and "lost by error" not in out
+    for line in games:
+        assert "made five" in line or "draw" in line, line
+    assert len(list(tmp_path.glob("*.psq"))) == 2
+
+
+def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "level:1", "level:1", "--games", "0"]) == 2
+    assert main(["match", "level:1", "level:1", "--rule", "chess"]) == 2
+    assert main(["match", "level:1", "level:99"]) == 2
+    assert main(["match", "level:1", "level:1", "--sprt", "5"]) == 2
+    assert "gridgames match:" in capsys.readouterr().err
+    assert main(["match", "/nonexistent/pbrain-x", "level:1", "--games", "1"]) == 1
+    assert "cannot start" in capsys.readouterr().err
+
+
+def test_cli_with_command_lines_and_an_openings_file(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two openings\ne4f5\nd3\n", encoding="utf-8")
+    command = f"{sys.executable} {FAKE} good"
+    code = main(["match", command, command, "--games", "4", "--width", "9", "--height", "7",
+                 "--openings", str(openings), "--concurrency", "2", "--time-ms", "500"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    games = [line for line in out.splitlines() if line.startswith("Game ")]
+    assert len(games) == 4 and "freestyle 9x7" in out
+    assert sum("[opening e4f5]" in line for line in games) == 2
+    assert "Elo difference" in out

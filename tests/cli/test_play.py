@@ -141,6 +141,9 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child.expect_exact("9999 is out of range: enter a number from 0.1 to 3600.")
     answer(child, prompt, "0.5")
     answer(child, setting, "6")
+    # A bad symbol is refused at once, before the other player's is asked for.
+    answer(child, "Symbol for player 1 (Enter keeps o): ", "oo")
+    child.expect_exact("Cannot use that symbol: 'oo' is not a single visible character.")
     answer(child, "Symbol for player 1 (Enter keeps o): ", "#")
     answer(child, "Symbol for player 2 (Enter keeps x): ", "#")
     child.expect_exact("Cannot use those symbols: the two players need different symbols.")

@@ -154,6 +154,20 @@ def test_solve_command_without_solution() -> None:
     assert result.stdout.startswith("no solution: the 2 fixed queens cannot be completed")
 
 
+def test_a_size_without_any_solution_is_not_blamed_on_queens() -> None:
+    result = run("solve", "--n", "3")
+    assert result.returncode == 1
+    assert result.stdout.startswith("no solution: the 3×3 board has none at all")
+    child = spawn("--n", "3")
+    prompt(child)
+    child.sendline("solve")
+    child.expect(r"The 3×3 board has no solution at all \(proved in [\d.]+ m?s\)\. "
+                 r"Try another size")
+    prompt(child)
+    child.sendline("quit")
+    child.expect("Bye.")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

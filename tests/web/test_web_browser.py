@@ -5,6 +5,8 @@ Screenshots go to test-artifacts/ for a person to look at.
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +22,8 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+# Black's five along row 4 on a 9 × 9 board, white answering on row 0.
+BLACK_WINS = [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (/usr/bin/chromium)"
@@ -241,3 +245,183 @@ def test_download_and_load_record(page: Any) -> None:
     page.wait_for_function("url => location.href !== url", arg=first_url)
     page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
     assert page.locator("#move-number").inner_text() == "3"
+
+
+def test_engine_progress_while_the_computer_thinks(page: Any) -> None:
+    start_game(page, "hc", 15, level=7)
+    # Record what the page shows during the search: it may be short.
+    page.evaluate("""() => {
+        window.seen = {texts: [], marks: 0};
+        new MutationObserver(() => {
+            const text = document.querySelector('#thinking-progress').textContent;
+            if (text && !document.querySelector('#thinking').hidden) window.seen.texts.push(text);
+            window.seen.marks = Math.max(window.seen.marks,
+                document.querySelectorAll('#board .think-mark').length);
+        }).observe(document.querySelector('main'), {subtree: true, childList: true,
+                                                    characterData: true, attributes: true});
+    }""")
+    page.mouse.click(*intersection(page, 7, 7))
+    # Generous: on a cold, busy machine the engine workers may still be warming up.
+    page.wait_for_function("() => window.seen.texts.length > 0", timeout=60_000)
+    shot(page, "gomoku-engine-progress", full_page=False)
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 2",
+                           timeout=60_000)
+    seen = page.evaluate("() => window.seen")
+    progress = r"depth \d+ · score \S+ for white · \S+ nodes( · \S+/s)? · best [a-o]\d+"
+    assert any(re.fullmatch(progress, text) for text in seen["texts"]), seen
+    assert seen["marks"] == 1
+    # The final score says whose view it is.
+    assert re.fullmatch(r"(\S+|win in \d+|loss in \d+) for white · depth \d+ · [\d.]+ s",
+                        page.locator("#engine-eval").inner_text())
+    # The search is over: no progress and no faint stone are left behind.
+    assert page.locator("#thinking").is_hidden()
+    assert page.locator("#board .think-mark").count() == 0
+
+
+def test_queens_messages_for_empty_and_full_boards(page: Any) -> None:
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    page.select_option("#queens-size", "20")
+    page.click("#queens-solve")
+    page.wait_for_function("() => document.querySelectorAll('#queens-board .queen').length == 20",
+                           timeout=60_000)
+    status = page.locator("#queens-status")
+    assert re.fullmatch(r"Solved in [\d.]+ m?s\.", status.inner_text())  # no "your 0 queens"
+    page.click("#queens-solve")
+    assert status.inner_text().startswith("The board is already complete")
+    # The rank and file labels stay legible on the biggest board.
+    size = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.cell .label')).fontSize)")
+    assert size >= 9
+    shot(page, "queens-20-solved", full_page=False)
+
+
+def test_phone_big_board_opens_on_its_centre(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=server.url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    start_game(page, "hh", 60)
+    x, y = intersection(page, 30, 30)
+    # Zoomed in for touch, the board scrolls inside its frame and opens on its centre,
+    # in the middle of the screen, with the status still on screen below it.
+    assert PHONE["width"] / 3 < x < PHONE["width"] * 2 / 3, x
+    assert PHONE["height"] / 4 < y < PHONE["height"] * 2 / 3, y
+    assert page.locator("#status").bounding_box()["y"] < PHONE["height"]
+    page.mouse.click(x, y)
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    assert stones(page) == {(30, 30)}
+    shot(page, "gomoku-phone-60x60", full_page=False)
+    context.close()
+
+
+def test_playing_white_against_the_computer(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#rule option", state="attached")
+    page.locator('input[name="mode"][value="hc"]').check()
+    page.locator('input[name="colour"][value="white"]').check()
+    page.select_option("#level", "1")
+    page.click("#start-game")
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    page.wait_for_selector("#board.playable")
+    assert page.locator("#status-text").inner_text() == "White to move · your turn"
+    # Only the computer has moved: there is nothing of yours to take back.
+    assert page.locator("#undo").is_disabled()
+    page.mouse.click(*intersection(page, 0, 0))
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
+    page.wait_for_selector("#board.playable")
+    assert page.locator("#undo").is_enabled()
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    assert page.locator("#undo").is_disabled()
+
+
+def test_quick_clicks_are_not_lost_on_a_slow_server(page: Any) -> None:
+    # Every move request takes 400 ms: the players click faster than that.
+    page.add_init_script("""(() => {
+        const fetch = window.fetch;
+        window.fetch = (url, options) => String(url).endsWith('/moves')
+            ? new Promise((done) => setTimeout(done, 400)).then(() => fetch(url, options))
+            : fetch(url, options);
+    })()""")
+    start_game(page, "hh", 9)
+    for point in [(4, 4), (3, 3), (5, 5)]:
+        page.mouse.click(*intersection(page, *point))
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
+    assert page.locator("#board circle.stone.stone-black").count() == 2
+    assert page.locator("#move-number").inner_text() == "3"
+
+
+def test_switching_games_does_not_show_or_play_on_the_old_board(page: Any) -> None:
+    start_game(page, "hh", 9)
+    page.mouse.click(*intersection(page, 4, 4))
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    first = page.evaluate("location.hash")
+    start_game(page, "hh", 15)
+    second = page.evaluate("location.hash")
+    # Loading the first game again is slow; meanwhile the second game's board is gone.
+    page.evaluate("""() => {
+        const fetch = window.fetch;
+        window.fetch = (url, options) => String(url).includes('/games/') && !options?.body
+            ? new Promise((done) => setTimeout(done, 1500)).then(() => fetch(url, options))
+            : fetch(url, options);
+    }""")
+    page.evaluate("hash => { location.hash = hash; }", first)
+    page.wait_for_function(
+        "() => document.querySelector('#status-text').textContent === 'Loading…'")
+    assert page.locator("#board circle.stone").count() == 0
+    assert page.locator("#board.playable").count() == 0
+    assert page.locator("#game-title").inner_text() == ""
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    assert "9×9" in page.locator("#game-title").inner_text()
+    assert second != first
+
+
+def test_a_json_record_keeps_its_rule_and_a_psq_takes_the_chosen_one(page: Any) -> None:
+    start_game(page, "hh", 15)
+    game_id = page.evaluate("location.hash").split("/")[-1]
+    record = page.request.get(f"/api/gomoku/games/{game_id}/record?format=json").json()
+    record.update(rule="renju", moves=[[7, 7], [0, 0], [8, 7]])
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#rule option", state="attached")
+    page.select_option("#rule", "caro")  # what the form happens to show
+    page.set_input_files("#setup-load", files=[{
+        "name": "game.json", "mimeType": "application/json", "buffer": json.dumps(record).encode(),
+    }])
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
+    assert page.locator("#game-title").inner_text().startswith("Renju 15×15")
+
+    psq = "Piskvorky 15x15, 0:0, 0\n8,8,0\n1,1,0\n"
+    page.goto("/#/gomoku")
+    page.select_option("#rule", "caro")
+    page.set_input_files("#setup-load", files=[
+        {"name": "game.psq", "mimeType": "text/plain", "buffer": psq.encode()}])
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 2")
+    assert page.locator("#game-title").inner_text().startswith("Caro 15×15")
+
+
+def test_games_to_continue_say_how_far_they_got(page: Any) -> None:
+    start_game(page, "hh", 9)
+    for point in BLACK_WINS:
+        page.mouse.click(*intersection(page, *point))
+    page.wait_for_function("() => document.querySelector('#result-dialog').open")
+    start_game(page, "hh", 9)
+    page.mouse.click(*intersection(page, 4, 4))
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    page.goto("/")
+    items = page.locator("#recent-list li").all_inner_texts()
+    assert items[0].startswith("Freestyle 9×9 · Human vs Human · 1 move\n"), items
+    assert items[1].startswith("Freestyle 9×9 · Human vs Human · 9 moves · Black won\n"), items
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 800, "height": 1000}, DESKTOP])
+def test_a_board_fits_its_frame_without_scrolling(browser: Any, server: Server,
+                                                  viewport: dict[str, int]) -> None:
+    context = browser.new_context(viewport=viewport, base_url=server.url)
+    page = context.new_page()
+    start_game(page, "hh", 15)
+    sizes = page.evaluate("""() => {
+        const s = document.querySelector('#board-scroll');
+        return [s.scrollWidth, s.clientWidth, s.scrollHeight, s.clientHeight];
+    }""")
+    assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes
+    context.close()

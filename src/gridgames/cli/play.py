@@ -165,16 +165,24 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def symbol_problem(symbol: str) -> str | None:
+    """Why this one player symbol cannot be used, or ``None`` if it can."""
+    if (len(symbol) != 1 or not symbol.isprintable() or symbol.isspace()
+            or unicodedata.east_asian_width(symbol) in ("W", "F")):
+        return f"{symbol!r} is not a single visible character"
+    if symbol in RESERVED:
+        return f"{symbol!r} is used to draw the board; choose another character"
+    return None
+
+
 def symbols_problem(symbols: tuple[str, ...]) -> str | None:
     """Why these player symbols cannot be used, or ``None`` if they can."""
     if len(symbols) != 2:
         return "give exactly two characters, one per player"
     for symbol in symbols:
-        if (len(symbol) != 1 or not symbol.isprintable() or symbol.isspace()
-                or unicodedata.east_asian_width(symbol) in ("W", "F")):
-            return f"{symbol!r} is not a single visible character"
-        if symbol in RESERVED:
-            return f"{symbol!r} is used to draw the board; choose another character"
+        problem = symbol_problem(symbol)
+        if problem is not None:
+            return problem
     if symbols[0] == symbols[1]:
         return "the two players need different symbols"
     return None
@@ -378,11 +386,20 @@ def choose_size(settings: Settings, console: Console) -> None:
                                          settings.height, whole=True))
 
 
+def ask_symbol(console: Console, player: int, current: str) -> str:
+    """One player's symbol, asked again at once while it cannot be used."""
+    while True:
+        symbol = console.ask(f"Symbol for player {player} (Enter keeps {current}): ").strip()
+        problem = symbol_problem(symbol or current)
+        if problem is None:
+            return symbol or current
+        console.say(f"Cannot use that symbol: {problem}.")
+
+
 def choose_symbols(settings: Settings, console: Console) -> None:
     while True:
-        first = console.ask(f"Symbol for player 1 (Enter keeps {settings.symbols[0]}): ").strip()
-        second = console.ask(f"Symbol for player 2 (Enter keeps {settings.symbols[1]}): ").strip()
-        symbols = (first or settings.symbols[0], second or settings.symbols[1])
+        symbols = (ask_symbol(console, 1, settings.symbols[0]),
+                   ask_symbol(console, 2, settings.symbols[1]))
         problem = symbols_problem(symbols)
         if problem is None:
             settings.symbols = symbols

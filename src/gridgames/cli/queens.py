@@ -215,10 +215,11 @@ def run_solve(args: argparse.Namespace) -> int:
     elapsed = format_seconds(time.perf_counter() - start)
     queens = f"{len(fixed)} fixed queen{'s' if len(fixed) != 1 else ''}"
     if solution is None:
-        print(
-            f"no solution: the {queens} cannot be completed on the {n}×{n} board "
-            f"(proved in {elapsed})"
-        )
+        if fixed:
+            print(f"no solution: the {queens} cannot be completed on the {n}×{n} board "
+                  f"(proved in {elapsed})")
+        else:
+            print(f"no solution: the {n}×{n} board has none at all (proved in {elapsed})")
         return 1
     print(f"solution for the {n}×{n} board with {queens}, found in {elapsed}:")
     if n <= MAX_PLAY_N:
@@ -375,6 +376,10 @@ class Game:
         solution = solve(self.n, self.placement.queens)
         elapsed = format_seconds(time.perf_counter() - start)
         kept = len(self.placement)
+        if solution is None and not kept:  # nothing to remove: the size itself fails
+            print(f"The {self.n}×{self.n} board has no solution at all (proved in {elapsed}). "
+                  "Try another size, like size 8.")
+            return
         if solution is None:
             print(
                 f"No solution exists with your {kept} queen{'s' if kept != 1 else ''} "

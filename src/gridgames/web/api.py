@@ -159,7 +159,8 @@ async def download_record(game_id: str, service: Service,
 
 @router.websocket("/gomoku/games/{game_id}/ws")
 async def game_stream(websocket: WebSocket, game_id: str) -> None:
-    """Sends ``{"type": "state", "game": ...}`` now and after every change of the game."""
+    """Sends ``{"type": "state", "game": ...}`` now and after every change of the game,
+    and ``{"type": "progress", ...}`` after each depth of the computer's search."""
     service = service_of(websocket)
     try:
         game = service.get(game_id)
@@ -170,12 +171,19 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
     queue = service.subscribe(game)
 
     async def send_updates() -> None:
+        changed, progress = True, game.progress
         while True:
-            await websocket.send_json({"type": "state", "game": game_state(game).model_dump(
-                mode="json")})
-            await queue.get()
-            while not queue.empty():  # several changes at once: send the latest state
-                queue.get_nowait()
+            if changed:
+                await websocket.send_json({"type": "state", "game": game_state(game).model_dump(
+                    mode="json")})
+            # Progress after the state it belongs to, and only while it is current.
+            if progress is not None and progress is game.progress:
+                await websocket.send_json(progress)
+            updates = [await queue.get()]
+            while not queue.empty():  # several updates at once: send the latest of each
+                updates.append(queue.get_nowait())
+            changed = None in updates
+            progress = next((u for u in reversed(updates) if u is not None), None)
 
     sender = asyncio.create_task(send_updates())
     try:

@@ -96,7 +96,10 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAP
             "`{\"error\": code, \"detail\": message}`.\n\n"
             "Live updates: the WebSocket `/api/gomoku/games/{id}/ws` sends "
             "`{\"type\": \"state\", \"game\": GameState}` at once and after every change "
-            "of the game (moves, undo, the computer starting or finishing its search)."
+            "of the game (moves, undo, the computer starting or finishing its search), "
+            "and `{\"type\": \"progress\", \"version\": ..., \"depth\": ..., "
+            "\"score_text\": ..., \"nodes\": ..., \"nps\": ..., \"move\": [x, y], ...}` "
+            "after each depth of the computer's search for the position of that version."
         ),
         lifespan=lifespan,
         # The interactive docs load their scripts from a CDN; the schema is at /openapi.json.

@@ -1,13 +1,17 @@
 """Engine worker processes: the search runs outside the server process.
 
 Each job gets a *slot* in a shared byte array; setting the slot's byte asks the
-worker to stop and return its best move so far. The array is handed to the
-workers when they start (the only way to share it with spawned processes).
+worker to stop and return its best move so far. A search's per-depth progress
+comes back on a shared queue, tagged with the job's number. The array and the
+queue are handed to the workers when they start (the only way to share them
+with spawned processes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -20,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from gridgames.gomoku import Board, Point, Rule
-from gridgames.gomoku.ai import Limit, SearchResult
+from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +32,9 @@ SLOTS = 1024
 T = TypeVar("T")
 
 _flags: Any = None  # in a worker: the shared stop flags
+_progress: Any = None  # in a worker: the queue for search progress
+
+InfoCallback = Callable[[SearchInfo], None]
 
 
 class _SlotStop:
@@ -45,9 +52,9 @@ def _exit_with_parent(sentinel: int) -> None:
     os._exit(0)
 
 
-def _init_worker(flags: Any) -> None:
-    global _flags
-    _flags = flags
+def _init_worker(flags: Any, progress: Any = None) -> None:
+    global _flags, _progress
+    _flags, _progress = flags, progress
     # A worker whose server died (killed, or stopped mid warm-up) would wait for work
     # forever: leave as soon as the parent is gone.
     parent = multiprocessing.parent_process()
@@ -69,12 +76,16 @@ def _ping() -> bool:
 
 
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
-           limit: Limit, seed: int | None) -> SearchResult:
+           limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
     from gridgames.gomoku.ai import think
 
     board = Board(width, height, rule=Rule(rule))
     board.push_many(moves)
-    return think(board, limit, stop=_SlotStop(slot), seed=seed)
+    on_info = None
+    if job is not None and _progress is not None:
+        def on_info(info: SearchInfo) -> None:
+            _progress.put((job, info))
+    return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed)
 
 
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
@@ -93,14 +104,48 @@ class EnginePool:
         self._free = list(range(SLOTS))
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
+        self._progress: Any = self._ctx.Queue()
+        self._jobs = itertools.count(1)
+        # job number -> (event loop, callback) for searches that want their progress
+        self._listeners: dict[int, tuple[asyncio.AbstractEventLoop, InfoCallback]] = {}
+        self._reader: threading.Thread | None = None
 
     def start(self) -> None:
         """Start the workers now, so that they warm up before the first game."""
         self._executor = ProcessPoolExecutor(
-            self.workers, mp_context=self._ctx, initializer=_init_worker, initargs=(self._flags,)
+            self.workers, mp_context=self._ctx, initializer=_init_worker,
+            initargs=(self._flags, self._progress),
         )
         for _ in range(self.workers):
             self._executor.submit(_ping)
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read_progress, name="engine-progress",
+                                            daemon=True)
+            self._reader.start()
+
+    def _read_progress(self) -> None:
+        """Hand each progress report to its search's callback, on that search's loop."""
+        while True:
+            try:
+                item = self._progress.get()
+            except (EOFError, OSError):
+                return
+            if item is None:
+                return
+            job, info = item
+            with self._lock:
+                listener = self._listeners.get(job)
+            if listener is not None:  # else the search is over: the report is stale
+                loop, callback = listener
+                with contextlib.suppress(RuntimeError):  # the loop is closed
+                    loop.call_soon_threadsafe(self._deliver, job, callback, info)
+
+    def _deliver(self, job: int, callback: InfoCallback, info: SearchInfo) -> None:
+        if job in self._listeners:
+            try:
+                callback(info)
+            except Exception:
+                log.exception("progress callback failed")
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop every search and the workers, waiting at most ``timeout`` seconds
@@ -113,6 +158,10 @@ class EnginePool:
             closing.start()
             closing.join(timeout)
             self._executor = None
+        if self._reader is not None:
+            self._progress.put(None)
+            self._reader.join(timeout)
+            self._reader = None
 
     def _submit(self, func: Callable[..., T], *args: Any) -> Future[T]:
         if self._executor is None:
@@ -126,26 +175,40 @@ class EnginePool:
             self.start()
             return self._executor.submit(func, *args)
 
-    async def think(self, board: Board, limit: Limit, *, seed: int | None = None) -> SearchResult:
-        """The engine's move for ``board``; cancelling the awaiting task stops the search."""
+    async def think(self, board: Board, limit: Limit, *, seed: int | None = None,
+                    on_info: InfoCallback | None = None) -> SearchResult:
+        """The engine's move for ``board``; cancelling the awaiting task stops the search.
+
+        ``on_info`` is called on this event loop after each completed depth, and
+        never once this call has returned.
+        """
+        job = None
         with self._lock:
             if not self._free:
                 raise RuntimeError("too many searches at once")
             slot = self._free.pop()
+            if on_info is not None:
+                job = next(self._jobs)
+                self._listeners[job] = (asyncio.get_running_loop(), on_info)
         self._flags[slot] = 0
         try:
-            future = self._submit(_think, slot, board.width, board.height, board.rule.value,
-                                  list(board.move_stack), limit, seed)
-        except BaseException:
-            self._release(slot)
-            raise
-        # The slot is reused only once the worker is done with it.
-        future.add_done_callback(lambda _: self._release(slot))
-        try:
-            return await asyncio.wrap_future(future)
-        except asyncio.CancelledError:
-            self._flags[slot] = 1
-            raise
+            try:
+                future = self._submit(_think, slot, board.width, board.height, board.rule.value,
+                                      list(board.move_stack), limit, seed, job)
+            except BaseException:
+                self._release(slot)
+                raise
+            # The slot is reused only once the worker is done with it.
+            future.add_done_callback(lambda _: self._release(slot))
+            try:
+                return await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                self._flags[slot] = 1
+                raise
+        finally:
+            if job is not None:
+                with self._lock:
+                    del self._listeners[job]
 
     async def run(self, func: Callable[..., T], *args: Any) -> tuple[T, float]:
         """Run ``func(*args)`` in a worker; returns its value and its run time in ms."""

@@ -3,19 +3,22 @@
 Everything here runs on the server's event loop, so a game is never changed by
 two requests at once. The computer's moves come from :class:`EnginePool`
 workers; a search is cancelled (and its late result ignored) when the game
-changes under it.
+changes under it. While it runs, its progress after each depth goes to the
+game's watchers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
-from gridgames.gomoku.ai import Limit, SearchResult, get_level
+from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult, get_level
 from gridgames.gomoku.records import GameRecord, from_json, from_psq, to_json, to_psq
 from gridgames.store import GameNotFoundError, GameStore, StoredGame
 from gridgames.web.engine import EnginePool
@@ -27,6 +30,10 @@ HINT_LIMIT = Limit(time_ms=1000, nodes=60_000, depth=6)
 # A computer-vs-computer game nobody has looked at for this long stops thinking
 # until someone looks again.
 IDLE_SECONDS = 120.0
+
+# What a watcher's queue receives: None when the game changed (send the state
+# again), or a progress report of the computer's search.
+Update = dict[str, Any] | None
 
 
 class GameError(ValueError):
@@ -74,7 +81,8 @@ class Game:
     version: int = 0
     task: asyncio.Task[None] | None = None
     last_search: SearchResult | None = None
-    watchers: set[asyncio.Queue[int]] = field(default_factory=set)
+    progress: dict[str, Any] | None = None  # the running search's latest report
+    watchers: set[asyncio.Queue[Update]] = field(default_factory=set)
     last_seen: float = field(default_factory=time.monotonic)
 
     @property
@@ -244,15 +252,16 @@ class GomokuService:
 
     # -- live updates ----------------------------------------------------------
 
-    def subscribe(self, game: Game) -> asyncio.Queue[int]:
-        """A queue that receives the game's version after every change."""
-        queue: asyncio.Queue[int] = asyncio.Queue()
+    def subscribe(self, game: Game) -> asyncio.Queue[Update]:
+        """A queue that receives None after every change of the game and the
+        computer's progress reports while it searches."""
+        queue: asyncio.Queue[Update] = asyncio.Queue()
         game.watchers.add(queue)
         game.last_seen = time.monotonic()
         self._schedule(game)
         return queue
 
-    def unsubscribe(self, game: Game, queue: asyncio.Queue[int]) -> None:
+    def unsubscribe(self, game: Game, queue: asyncio.Queue[Update]) -> None:
         game.watchers.discard(queue)
         game.last_seen = time.monotonic()
 
@@ -276,11 +285,28 @@ class GomokuService:
         self.store.set_moves(game.id, list(game.board.move_stack), list(game.times_ms),
                              finished=game.board.is_game_over())
         game.version += 1
+        game.progress = None
         self._publish(game)
 
     def _publish(self, game: Game) -> None:
+        if not game.thinking:
+            game.progress = None
         for queue in game.watchers:
-            queue.put_nowait(game.version)
+            queue.put_nowait(None)
+
+    def _report(self, game: Game, version: int, info: SearchInfo) -> None:
+        """Pass on the search's progress, unless the game has moved on since it started."""
+        if game.version != version or not game.thinking:
+            return
+        game.progress = {
+            "type": "progress", "game_id": game.id, "version": version,
+            "depth": info.depth, "score": info.score, "score_text": info.score_text,
+            "mate": info.mate, "nodes": info.nodes, "nps": info.nps, "time_ms": info.time_ms,
+            "move": list(info.pv[0]) if info.pv else None,
+            "pv": [list(point) for point in info.pv],
+        }
+        for queue in game.watchers:
+            queue.put_nowait(game.progress)
 
     def _cancel(self, game: Game) -> None:
         if game.task is not None:
@@ -306,7 +332,9 @@ class GomokuService:
                 if HUMAN not in (game.saved.black, game.saved.white) and not self._watched(game):
                     break
                 version = game.version
-                result = await self.engine.think(game.board.copy(), game.limit)
+                result = await self.engine.think(
+                    game.board.copy(), game.limit,
+                    on_info=functools.partial(self._report, game, version))
                 if game.version != version:  # changed meanwhile: the result is stale
                     continue
                 reason = game.board.illegal_reason(result.move)

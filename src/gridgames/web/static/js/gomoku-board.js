@@ -59,6 +59,7 @@ export class GomokuBoard {
     if (width === this.width && height === this.height) return;
     this.width = width;
     this.height = height;
+    this.keyPoint = null;  // a keyboard cursor from another board size may be off this one
     const w = 2 * MARGIN + (width - 1) * CELL;
     const h = 2 * MARGIN + (height - 1) * CELL;
     this.viewWidth = w;
@@ -137,8 +138,16 @@ export class GomokuBoard {
     this.fit(this.#initialScale());
   }
 
+  // Forget the drawn game (while another one loads): nothing shown, nothing to click.
+  clear() {
+    this.width = this.height = 0;
+    this.playable = false;
+    this.svg.classList.remove("playable");
+    this.svg.innerHTML = "";
+  }
+
   // Draw the position. `state` is the API's game state.
-  render(state, { numbers = false, hint = null } = {}) {
+  render(state, { numbers = false, hint = null, thinking = null } = {}) {
     this.setSize(state.width, state.height);
     this.playable = !state.outcome && state.players[state.to_move] === "human" && !state.thinking;
     this.colour = state.to_move;
@@ -178,6 +187,10 @@ export class GomokuBoard {
         overlay.push(`<circle class="win-ring" cx="${px(x)}" cy="${px(y)}" r="${STONE + 2}" stroke-width="${CELL * 0.08}"/>`);
       }
     }
+    // The computer's current best move while it searches: a faint stone.
+    if (thinking && !this.occupied.has(`${thinking[0]},${thinking[1]}`)) {
+      overlay.push(`<circle class="think-mark stone-${state.to_move}" data-x="${thinking[0]}" data-y="${thinking[1]}" cx="${px(thinking[0])}" cy="${px(thinking[1])}" r="${STONE}"/>`);
+    }
     if (hint) {
       overlay.push(`<circle class="hint-ring" data-x="${hint[0]}" data-y="${hint[1]}" cx="${px(hint[0])}" cy="${px(hint[1])}" r="${STONE}" stroke-width="3"/>`);
     }
@@ -192,7 +205,8 @@ export class GomokuBoard {
     this.scale = Math.min(8, Math.max(1, scale));
     const aspect = this.viewWidth / this.viewHeight;
     const narrow = window.matchMedia("(max-width: 820px)").matches;
-    const availableHeight = narrow ? Infinity : Math.max(320, window.innerHeight - 150);
+    // As tall as the scroller may be (see .board-scroll in the CSS), so that zoom 1 never scrolls.
+    const availableHeight = narrow ? window.innerHeight * 0.75 : Math.max(320, window.innerHeight - 150);
     const available = this.scroller.clientWidth || this.viewWidth;
     const fitWidth = Math.min(available, availableHeight * aspect, 1100);
     const width = fitWidth * this.scale;

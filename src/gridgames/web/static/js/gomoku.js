@@ -28,8 +28,15 @@ export function recentGames() {
   }
 }
 
+// How far a game has got, for the list of games to continue.
+function progressOf(state) {
+  const moves = `${state.moves.length} ${state.moves.length === 1 ? "move" : "moves"}`;
+  if (!state.outcome) return moves;
+  return `${moves} · ${state.outcome.winner ? `${capital(state.outcome.winner)} won` : "draw"}`;
+}
+
 function remember(state) {
-  const entry = { id: state.id, title: describe(state), when: Date.now() };
+  const entry = { id: state.id, title: `${describe(state)} · ${progressOf(state)}`, when: Date.now() };
   const list = [entry, ...recentGames().filter((g) => g.id !== state.id)].slice(0, 6);
   localStorage.setItem(RECENT_KEY, JSON.stringify(list));
 }
@@ -140,12 +147,14 @@ export async function showSetup() {
 async function importRecord(input, settings) {
   const text = await readFile(input);
   if (text === null) return;
+  // A JSON record keeps its own rule; a .psq file has none, so it gets the chosen one.
+  const psq = text.trimStart().startsWith("Piskvorky");
   try {
     const state = await post("/gomoku/games/import", {
-      text, rule: settings.rule, black: settings.black, white: settings.white,
+      text, rule: psq ? settings.rule : null, black: settings.black, white: settings.white,
       level: settings.level, time_ms: settings.time_ms,
     });
-    toast(`Record loaded: ${state.moves.length} moves.`);
+    toast(`Record loaded: ${state.moves.length} moves, ${RULE_NAMES[state.rule] ?? state.rule}.`);
     location.hash = `#/gomoku/${state.id}`;
   } catch (error) {
     showError(error);
@@ -199,6 +208,10 @@ class GameView {
     this.state = null;
     this.hint = null;
     this.announced = null;
+    this.progress = null;
+    this.board.clear();
+    $("#game-title").textContent = "";
+    $("#thinking").hidden = true;
     $("#status-text").textContent = "Loading…";
     try {
       this.apply(await get(`/gomoku/games/${id}`));
@@ -233,6 +246,7 @@ class GameView {
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state" && message.game.id === this.id) this.apply(message.game);
+      if (message.type === "progress") this.showProgress(message);
     };
     socket.onclose = () => {
       if (this.id !== id) return;
@@ -245,6 +259,7 @@ class GameView {
     if (this.state && state.version < this.version && state.id === this.state.id) return;
     const changed = !this.state || this.state.moves.length !== state.moves.length;
     if (changed) this.hint = null;
+    if (!state.thinking || state.version !== this.progress?.version) this.progress = null;
     this.state = state;
     this.version = state.version;
     remember(state);
@@ -252,18 +267,31 @@ class GameView {
     this.announce();
   }
 
+  // The running search's report, if it is about the position on the board.
+  showProgress(progress) {
+    const s = this.state;
+    if (!s || progress.game_id !== s.id || progress.version !== this.version || !s.thinking) return;
+    this.progress = progress;
+    this.render();
+  }
+
   render() {
     const s = this.state;
     if (!s) return;
-    this.board.render(s, { numbers: $("#show-numbers").checked, hint: this.hint?.move ?? null });
+    this.board.render(s, {
+      numbers: $("#show-numbers").checked, hint: this.hint?.move ?? null, thinking: this.progress?.move ?? null,
+    });
     $("#game-title").textContent = describe(s);
     $("#black-player").textContent = playerName(s, "black");
     $("#white-player").textContent = playerName(s, "white");
     $("#move-number").textContent = s.moves.length;
     const search = s.last_search;
     const depth = search?.depth ? `depth ${search.depth}` : "no look-ahead";
+    // Scores are from the searching side's point of view: say which side that was.
+    const index = search ? s.moves.findIndex(([x, y]) => x === search.move[0] && y === search.move[1]) : -1;
+    const side = index < 0 ? "" : ` for ${index % 2 === 0 ? "black" : "white"}`;
     $("#engine-eval").textContent = search
-      ? `${search.score_text} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s` : "–";
+      ? `${search.score_text}${side} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s` : "–";
     const stone = $("#status-stone");
     let text;
     if (s.outcome) {
@@ -279,9 +307,11 @@ class GameView {
     }
     $("#status-text").textContent = text;
     $("#thinking").hidden = !s.thinking;
+    $("#thinking-progress").textContent = this.progress ? progressText(this.progress, s) : "";
     const humanToMove = !s.outcome && s.players[s.to_move] === "human";
     $("#hint").disabled = !humanToMove || this.hintPending;
-    $("#undo").disabled = !s.moves.length || this.humans() === 0;
+    // Undo takes back a human move: none yet (e.g. only the computer's opening), nothing to undo.
+    $("#undo").disabled = !s.moves.some((_, i) => s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
     $("#hint-text").textContent = this.hint
@@ -312,16 +342,18 @@ class GameView {
     if (!dialog.open) dialog.showModal();
   }
 
-  async play([x, y]) {
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      this.apply(await post(`/gomoku/games/${this.id}/moves`, { x, y }));
-    } catch (error) {
-      showError(error);
-    } finally {
-      this.busy = false;
-    }
+  // Moves go to the server one after another, in click order: a quick second click
+  // (the other player's, in a two-human game) must not be lost while the first is sent.
+  play([x, y]) {
+    const id = this.id;
+    this.sending = (this.sending ?? Promise.resolve()).then(async () => {
+      if (this.id !== id) return;
+      try {
+        this.apply(await post(`/gomoku/games/${id}/moves`, { x, y }));
+      } catch (error) {
+        showError(error);
+      }
+    });
   }
 
   async undo() {
@@ -351,6 +383,20 @@ class GameView {
 }
 
 const capital = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+// 1234567 -> "1.2M", 45210 -> "45k"
+function compact(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  return String(n);
+}
+
+function progressText(p, state) {
+  const parts = [`depth ${p.depth}`, `score ${p.score_text} for ${state.to_move}`, `${compact(p.nodes)} nodes`];
+  if (p.nps) parts.push(`${compact(p.nps)}/s`);
+  if (p.move) parts.push(`best ${pointName(p.move, state.height)}`);
+  return parts.join(" · ");
+}
 
 let view = null;
 

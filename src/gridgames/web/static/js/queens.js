@@ -168,6 +168,10 @@ class QueensView {
 
   async solve() {
     const queens = [...this.queens.values()].map((q) => [q.row, q.col]);
+    if (queens.length === this.n) {
+      this.say("The board is already complete. Restart to play again.", "good");
+      return;
+    }
     const button = $("#queens-solve");
     button.disabled = true;
     try {
@@ -181,7 +185,8 @@ class QueensView {
         if (!this.queens.has(key(row, col))) this.queens.set(key(row, col), { row, col, solver: true });
       }
       this.update();
-      this.say(`Solved in ${ms}. Your ${queens.length} ${queens.length === 1 ? "queen was" : "queens were"} kept.`, "good");
+      const kept = queens.length === 0 ? "" : queens.length === 1 ? " Your queen was kept." : ` Your ${queens.length} queens were kept.`;
+      this.say(`Solved in ${ms}.${kept}`, "good");
     } catch (error) {
       showError(error);
     } finally {

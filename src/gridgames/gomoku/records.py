@@ -181,8 +181,10 @@ def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     """Read a ``.psq`` or JSON record (by content); ``rule`` applies to ``.psq`` files."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"cannot read {path}: not a UTF-8 text file") from None
     if text.lstrip().startswith("Piskvorky"):
         return from_psq(text, rule)
     return from_json(text)

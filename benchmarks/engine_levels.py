@@ -1,0 +1,103 @@
+"""Levels against each other, and the top level against a 10x shorter time of itself.
+
+    python benchmarks/engine_levels.py                      # adjacent levels, 20 games each
+    python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 1-2 4-8
+    python benchmarks/engine_levels.py --pairs --self-ms 1000   # max level: 1 s vs 0.1 s
+
+Games start from varied three-stone openings; each opening is played twice with the
+colours swapped. ``--scale`` multiplies every level's time and node budget (the top
+levels think for seconds otherwise), keeping their order. Prints wins/losses/draws per pairing
+from the first-named side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import replace
+
+from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.ai import Limit, get_level, think, warm_up
+
+
+def openings(count: int, seed: int) -> list[list[tuple[int, int]]]:
+    rng = random.Random(seed)
+    result = []
+    while len(result) < count:
+        moves = [(7, 7)]
+        while len(moves) < 3:
+            point = (7 + rng.randint(-2, 2), 7 + rng.randint(-2, 2))
+            if point not in moves:
+                moves.append(point)
+        result.append(moves)
+    return result
+
+
+def play(opening: list[tuple[int, int]], black: Limit, white: Limit, rule: Rule,
+         seed: int) -> Color | None:
+    board = Board(15, rule=rule)
+    board.push_many(opening)
+    while board.outcome() is None:
+        limit = black if board.to_move is Color.BLACK else white
+        board.push(think(board, limit, seed=seed + len(board)).move)
+    return board.outcome().winner  # type: ignore[union-attr]
+
+
+def match(name: str, first: Limit, second: Limit, games: int, rule: Rule, seed: int) -> None:
+    wins = losses = draws = 0
+    started = time.perf_counter()
+    for i, opening in enumerate(openings((games + 1) // 2, seed)):
+        for first_is_black in (True, False):
+            if wins + losses + draws >= games:
+                break
+            black, white = (first, second) if first_is_black else (second, first)
+            winner = play(opening, black, white, rule, seed + 1000 * i)
+            if winner is None:
+                draws += 1
+            elif (winner is Color.BLACK) == first_is_black:
+                wins += 1
+            else:
+                losses += 1
+    minutes = (time.perf_counter() - started) / 60
+    print(f"{name:28s} {rule.value:9s} W {wins:3d}  L {losses:3d}  D {draws:3d}   "
+          f"({minutes:.1f} min)", flush=True)
+
+
+def scaled(number: int, factor: float) -> Limit:
+    """A level's limit with its time and nodes (not its depth) multiplied by ``factor``."""
+    limit = get_level(number).limit
+    if limit.time_ms is not None:
+        limit = replace(limit, time_ms=max(int(limit.time_ms * factor), 10))
+    if limit.nodes is not None:
+        limit = replace(limit, nodes=max(int(limit.nodes * factor), 100))
+    return limit
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--scale", type=float, default=0.1,
+                        help="factor on every level's time and nodes per move")
+    parser.add_argument("--pairs", nargs="*", default=["1-2", "2-3", "3-4", "4-5", "5-6", "6-7",
+                                                       "7-8"])
+    parser.add_argument("--self-ms", type=int, default=0, help="top level at this time vs 1/10")
+    parser.add_argument("--rule", default="freestyle")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rule = Rule.from_name(args.rule)
+    warm_up()
+    print(f"level matches, {args.games} games a pairing, level budgets x{args.scale}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}; W/L/D for the first-named side")
+    for pair in args.pairs:
+        a, b = (int(n) for n in pair.split("-"))
+        match(f"level {a} vs level {b}", scaled(a, args.scale),
+              scaled(b, args.scale), args.games, rule, args.seed)
+    if args.self_ms:
+        top = get_level("max")
+        match(f"max {args.self_ms} ms vs {args.self_ms // 10} ms", top.limit_for(args.self_ms),
+              top.limit_for(args.self_ms // 10), args.games, rule, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+"""``think`` and ``analyse``: the Python side of the engine.
+
+The search itself runs in numba kernels (:mod:`.search`); this module checks the
+position, handles the trivial cases, runs iterative deepening and keeps time.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+
+from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.greedy import greedy_scores
+from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
+from gridgames.gomoku.ai.patterns import line_table
+from gridgames.gomoku.rules import forbidden_kind
+
+DEFAULT_TIME_MS = 3000
+# Reserved at the end of a timed search for stopping and building the result.
+TIME_MARGIN_MS = 15
+ROOT_VCF_DEPTH = 40
+ROOT_VCT_DEPTH = 10
+ASPIRATION = 60  # half-width of the first root window, centi-stones
+
+
+def _threat_budget(limit: Limit) -> int:
+    """Nodes the root VCF/VCT solvers may use: roughly a tenth of the time."""
+    budgets = []
+    if limit.nodes is not None:
+        budgets.append(limit.nodes // 4)
+    if limit.time_ms is not None:
+        budgets.append(limit.time_ms * 20)
+    if limit.depth is not None:
+        budgets.append(3000 * limit.depth)
+    return max(min(budgets), 1)
+
+
+class StopSignal(Protocol):
+    def is_set(self) -> bool: ...
+
+
+InfoCallback = Callable[[SearchInfo], None]
+
+
+def _check_playable(board: Board) -> None:
+    if board.outcome() is not None:
+        raise ValueError(f"the game is over ({board.outcome()}); there is no move to think about")
+    if len(board.move_stack) >= board.width * board.height:
+        raise ValueError("the board is full; there is no move to think about")
+
+
+def _is_forbidden(board: Board, point: Point) -> bool:
+    return (
+        board.rule is Rule.RENJU
+        and board.to_move is Color.BLACK
+        and forbidden_kind(board.grid, point[0], point[1]) != 0
+    )
+
+
+def _greedy(board: Board, seed: int | None, started: float) -> SearchResult:
+    scores = greedy_scores(board.grid, int(board.to_move))
+    order = sorted(
+        ((int(scores[y, x]), (x, y)) for y in range(board.height) for x in range(board.width)
+         if scores[y, x] >= 0),
+        reverse=True,
+    )
+    rng = random.Random(seed)
+    while order:
+        top = order[0][0]
+        best = [p for s, p in order if s == top]
+        rng.shuffle(best)
+        for point in best:
+            if not _is_forbidden(board, point):
+                return _result(point, 0, None, 0, (point,), len(order), started)
+        order = [(s, p) for s, p in order if s != top]
+    raise ValueError("no legal move: every empty point is forbidden")
+
+
+def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Point, ...],
+            nodes: int, started: float) -> SearchResult:
+    elapsed = time.perf_counter() - started
+    time_ms = int(elapsed * 1000)
+    nps = int(nodes / elapsed) if elapsed > 0 else 0
+    return SearchResult(move, score, mate, depth, pv, nodes, time_ms, nps)
+
+
+def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
+          on_info: InfoCallback | None = None, seed: int | None = None) -> SearchResult:
+    """Choose a move for the side to move on ``board`` within ``limit``.
+
+    ``stop`` is any object with ``is_set()``; once set, the best move so far is
+    returned promptly. ``on_info`` is called after each completed search depth.
+    """
+    started = time.perf_counter()
+    _check_playable(board)
+    if not board.move_stack:
+        centre = (board.width // 2, board.height // 2)
+        return _result(centre, 0, None, 0, (centre,), 0, started)
+    if limit.is_greedy:
+        return _greedy(board, seed, started)
+    return _search(board, limit, stop, on_info, 1, started)[0]
+
+
+def analyse(board: Board, limit: Limit, multipv: int = 3, *,
+            stop: StopSignal | None = None) -> list[SearchResult]:
+    """The ``multipv`` best moves for the side to move, best first."""
+    started = time.perf_counter()
+    _check_playable(board)
+    if multipv < 1:
+        raise ValueError(f"multipv must be 1 or more, got {multipv}")
+    if limit.is_greedy:
+        limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
+    results = _search(board, limit, stop, None, multipv, started)
+    return sorted(results, key=lambda r: r.score, reverse=True)
+
+
+def warm_up() -> None:
+    """Load (or compile, on a fresh install) every kernel and rule table ahead of play."""
+    for rule in Rule:
+        line_table(rule.code)
+    board = Board(15)
+    for move in [(7, 7), (8, 8), (8, 7)]:
+        board.push(move)
+    think(board, Limit(depth=1))
+    think(board, Limit(depth=0), seed=0)
+
+
+class Watchdog:
+    """Raises the search's stop flag at the deadline or when ``stop`` is set."""
+
+    def __init__(self, flags: np.ndarray, index: int, deadline: float | None,
+                 stop: StopSignal | None) -> None:
+        self.flags = flags
+        self.index = index
+        self.deadline = deadline
+        self.stop = stop
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        if deadline is not None or stop is not None:
+            self._thread = threading.Thread(target=self._watch, daemon=True)
+            self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._done.wait(0.002):
+            if (self.deadline is not None and time.perf_counter() >= self.deadline) or (
+                self.stop is not None and self.stop.is_set()
+            ):
+                self.flags[self.index] = 1
+                return
+
+    def close(self) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+def _mate_moves(score: int) -> int | None:
+    """Our moves to a win (+N) or the opponent's moves to beat us (-N), None if no mate."""
+    if score >= S.MATE_BOUND:
+        return (S.MATE - score + 1) // 2
+    if score <= -S.MATE_BOUND:
+        return -((S.MATE + score) // 2)
+    return None
+
+
+def _load(board: Board) -> P.Position:
+    pos = P.new_position(board.width, board.height, board.rule.code)
+    for point in board.move_stack:
+        P.make(pos, P.cell_index(pos, point))
+    return pos
+
+
+def _pv(pos: P.Position) -> tuple[Point, ...]:
+    length = int(pos.pv[0, 0])
+    return tuple(P.cell_point(pos, int(m)) for m in pos.pv[0, 1 : length + 1])
+
+
+def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -> int:
+    """One root search, first in a narrow window around the previous score."""
+    if previous is not None and depth >= 4 and abs(previous) < S.MATE_BOUND:
+        alpha, beta = previous - ASPIRATION, previous + ASPIRATION
+        score = int(S.search_root(pos, depth, alpha, beta, line))
+        if alpha < score < beta or pos.info[P.I_ABORT]:
+            return score
+    return int(S.search_root(pos, depth, -S.INF, S.INF, line))
+
+
+def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
+            multipv: int, started: float) -> list[SearchResult]:
+    if limit.time_ms is None and limit.nodes is None and limit.depth is None:
+        limit = Limit(time_ms=DEFAULT_TIME_MS)
+    pos = _load(board)
+    info = pos.info
+    if limit.nodes is not None:
+        info[P.I_NODE_LIMIT] = max(limit.nodes, 1)
+    deadline = None
+    if limit.time_ms is not None:
+        deadline = started + max(limit.time_ms - TIME_MARGIN_MS, 1) / 1000
+    max_depth = limit.depth if limit.depth is not None else P.MAX_PLY - 16
+
+    def result(idx: int, score: int, depth: int, pv: tuple[Point, ...]) -> SearchResult:
+        move = P.cell_point(pos, idx)
+        if not pv or pv[0] != move:
+            pv = (move,)
+        return _result(move, score, _mate_moves(score), depth, pv, int(info[P.I_NODES]), started)
+
+    count = int(S.prepare_root(pos))
+    if count < 0:  # a five to play
+        return [result(int(pos.root[0, 0]), S.MATE - 1, 1, ())]
+    if count == 0:  # every point near the stones is forbidden: any legal point will do
+        move = board.legal_moves[0]
+        return [_result(move, -S.MATE + 2, -1, 1, (move,), 0, started)]
+
+    watchdog = Watchdog(info, P.I_STOP, deadline, stop)
+    try:
+        if multipv == 1:
+            # threat-space search first: a forced win by fours, then by fours and threes
+            info[P.I_VCF_LIMIT] = _threat_budget(limit)
+            side = int(info[P.I_SIDE])
+            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side))
+            if plies == 0 and not info[P.I_ABORT]:
+                plies = int(S.vct(pos, 0, ROOT_VCT_DEPTH, side))
+            info[P.I_VCF_LIMIT] = 0
+            if plies > 0:
+                first = int(info[P.I_VCF_MOVE])
+                return [result(first, S.MATE - plies, plies, ())]
+            if not info[P.I_ABORT]:
+                # answer the opponent's threats: skip moves that provably lose to them
+                S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
+                count = int(info[P.I_ROOT_COUNT])
+        done: list[SearchResult] = []
+        n_lines = min(multipv, count)
+        for depth in range(1, max_depth + 1):
+            lines: list[SearchResult] = []
+            for line in range(n_lines):
+                info[P.I_SELDEPTH] = 0
+                previous = done[line].score if line < len(done) else None
+                score = _search_line(pos, depth, line, previous)
+                if info[P.I_ABORT]:
+                    break
+                lines.append(result(int(pos.root[0, line]), score, depth, _pv(pos)))
+            if info[P.I_ABORT]:
+                if not done:
+                    done = lines
+                partial = int(info[P.I_ROOT_BEST])
+                if multipv == 1 and partial >= 0 and done and P.cell_point(pos, partial) != done[
+                    0
+                ].move:
+                    # the unfinished iteration already proved a better move
+                    done = [result(partial, int(info[P.I_ROOT_BEST_SCORE]), depth, ())]
+                break
+            done = lines
+            best = lines[0]
+            if on_info is not None:
+                on_info(SearchInfo(depth, best.score, best.mate, best.nodes, best.nps,
+                                   best.time_ms, best.pv))
+            if best.mate is not None and depth >= 2 * abs(best.mate) + 2:
+                break
+            if count == 1 and multipv == 1 and depth >= 2:
+                break
+            if deadline is not None:
+                elapsed = time.perf_counter() - started
+                if elapsed > 0.5 * (deadline - started):
+                    break
+        if len(done) < n_lines:  # stopped before the first iteration finished
+            taken = {r.move for r in done}
+            for i in range(count):
+                if len(done) >= n_lines:
+                    break
+                idx = int(pos.root[0, i])
+                if P.cell_point(pos, idx) not in taken:
+                    done.append(result(idx, 0, 0, ()))
+        return done
+    finally:
+        watchdog.close()

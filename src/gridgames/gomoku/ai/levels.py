@@ -1,0 +1,75 @@
+"""Playing levels: named search limits from a greedy beginner to the full engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .limits import Limit
+
+
+@dataclass(frozen=True)
+class Level:
+    """A playing strength: front ends call ``think(board, level.limit_for(time_ms))``.
+
+    >>> get_level(2).limit_for(100)
+    Limit(time_ms=100, nodes=1000, depth=1)
+    >>> get_level(1).limit_for(None).is_greedy
+    True
+    """
+
+    number: int
+    name: str
+    description: str
+    limit: Limit
+
+    def limit_for(self, time_ms: int | None) -> Limit:
+        """This level's limit, with its time capped by ``time_ms`` when given."""
+        if time_ms is None:
+            return self.limit
+        if self.limit.time_ms is not None:
+            time_ms = min(time_ms, self.limit.time_ms)
+        return replace(self.limit, time_ms=time_ms)
+
+
+# Levels 2-6 are bounded by nodes (the same strength on any machine, deterministic),
+# levels 7-8 by time; ``limit_for`` adds the caller's time cap on top.
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
+    Level(2, "Novice", "looks one move ahead and sees forced fours",
+          Limit(depth=1, nodes=1_000)),
+    Level(3, "Casual", "looks three moves ahead", Limit(depth=3, nodes=5_000)),
+    Level(4, "Club", "short search", Limit(nodes=25_000)),
+    Level(5, "Strong", "medium search", Limit(nodes=80_000)),
+    Level(6, "Expert", "long search", Limit(nodes=200_000)),
+    Level(7, "Master", "two seconds a move", Limit(time_ms=2_000)),
+    Level(8, "Grandmaster", "full engine, five seconds a move", Limit(time_ms=5_000)),
+)
+MAX_LEVEL = len(LEVELS)
+
+
+def get_level(spec: int | str) -> Level:
+    """Look up a level by number, ``"3"``, ``"level:3"`` or ``"max"``.
+
+    >>> get_level("level:3").number, get_level("max").number
+    (3, 8)
+    >>> get_level(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown level 0; use 1..8, 'level:N' or 'max'
+    """
+    number: int | None = None
+    if isinstance(spec, bool):
+        number = None
+    elif isinstance(spec, int):
+        number = spec
+    elif isinstance(spec, str):
+        text = spec.strip().lower()
+        if text.startswith("level:"):
+            text = text[len("level:"):].strip()
+        if text == "max":
+            number = MAX_LEVEL
+        elif text.isdigit():
+            number = int(text)
+    if number is None or not 1 <= number <= MAX_LEVEL:
+        raise ValueError(f"unknown level {spec!r}; use 1..{MAX_LEVEL}, 'level:N' or 'max'")
+    return LEVELS[number - 1]

@@ -1,0 +1,291 @@
+"""The engine's board: a padded copy of the position with incrementally updated threats.
+
+All state lives in numpy arrays gathered in the :class:`Position` named tuple, so
+numba kernels can take it as one argument. Cells are indexed on a flat board with
+a :data:`PAD`-cell wall border: point (x, y) is ``(y + PAD) * stride + x + PAD``.
+
+For every cell and each of the four lines through it, ``keys`` holds the packed
+line key of its neighbours (see :mod:`.patterns`); for every empty cell and each
+colour, ``shape`` holds the line shape a stone there would make and ``combo`` the
+combination of the four. Counts per threat class and a running evaluation sum
+are kept for each colour. A move touches only the 40 cells within five steps on
+its four lines.
+
+A grid in the core layout is kept in sync, because the rule kernels
+(``forbidden_kind``) read it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from gridgames.gomoku.ai.patterns import (
+    COMBO_CLASS,
+    COMBO_SUSPECT,
+    COMBO_VALUE,
+    N_CLASSES,
+    line_table,
+)
+from gridgames.gomoku.rules import CARO_CODE, CARO_EXACT_CODE, RENJU_CODE, WALL, forbidden_kind
+
+PAD = 5
+MAX_PLY = 128
+TT_BITS = 20
+
+# Slots of Position.info
+I_WIDTH, I_HEIGHT, I_STRIDE, I_RULE, I_CARO, I_COUNT, I_SIDE, I_HASH = range(8)
+I_MINX, I_MAXX, I_MINY, I_MAXY = range(8, 12)
+I_NODES, I_NODE_LIMIT, I_ABORT, I_STOP, I_SELDEPTH, I_STAMP, I_VCF_LIMIT = range(12, 19)
+I_VALUE = 19  # two slots: evaluation sums of black and white
+I_OFFSETS = 21  # four slots: flat steps of the four directions
+I_ROOT_COUNT, I_VCF_MOVE, I_ROOT_BEST, I_ROOT_BEST_SCORE = 25, 26, 27, 28
+N_INFO = 32
+
+# Rows of Position.combo_table
+T_CLASS, T_VALUE, T_SUSPECT = 0, 1, 2
+
+# Candidate moves: the 3x3 square around each stone and two steps along its lines.
+_NEAR_DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1, -2, 0, 2, -2, 2, -2, 0, 2], dtype=np.int64)
+_NEAR_DY = np.array([-1, -1, -1, 0, 0, 1, 1, 1, -2, -2, -2, 0, 0, 2, 2, 2], dtype=np.int64)
+
+# Combo index weight of each direction's shape.
+_DIR_WEIGHT = np.array([1331, 121, 11, 1], dtype=np.int64)
+
+
+class Position(NamedTuple):
+    cells: np.ndarray  # int8 (N,): EMPTY/BLACK/WHITE/WALL
+    grid: np.ndarray  # int8 (h + 2, w + 2): the core layout
+    keys: np.ndarray  # int32 (N * 4,)
+    shape: np.ndarray  # uint8 (2, N * 4)
+    combo: np.ndarray  # int32 (2, N)
+    near: np.ndarray  # int16 (N,): stones close by (see _NEAR_DX/_NEAR_DY)
+    class_count: np.ndarray  # int32 (2, N_CLASSES): empty cells per threat class
+    info: np.ndarray  # int64 (N_INFO,): scalars, see the I_* slots
+    stack: np.ndarray  # int32 (cells + 1, 5): move, then the bounding box before it
+    zobrist: np.ndarray  # int64 (2, N)
+    line_table: np.ndarray  # uint8 (2, 2**20)
+    combo_table: np.ndarray  # int32 (3, N_COMBOS): class, value, renju suspect
+    tt: np.ndarray  # int64 (TT, 2): key, packed entry
+    history: np.ndarray  # int64 (3, N): history per colour, then dedup stamps
+    killers: np.ndarray  # int32 (MAX_PLY, 2)
+    pv: np.ndarray  # int32 (MAX_PLY, MAX_PLY + 1): length, then moves
+    move_buf: np.ndarray  # int32 (MAX_PLY, N)
+    score_buf: np.ndarray  # int32 (MAX_PLY, N)
+    root: np.ndarray  # int32 (2, N): root moves and their scores
+
+
+_ZOBRIST: dict[int, np.ndarray] = {}
+_COMBO_TABLE = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE, COMBO_SUSPECT.astype(np.int32)])
+
+
+def new_position(width: int, height: int, rule_code: int, tt_bits: int = TT_BITS) -> Position:
+    """An empty engine board (stones are then added with :func:`make`)."""
+    stride = width + 2 * PAD
+    n = stride * (height + 2 * PAD)
+    zobrist = _ZOBRIST.get(n)
+    if zobrist is None:
+        rng = np.random.default_rng(20240611 + n)
+        zobrist = rng.integers(1, 2**62, size=(2, n), dtype=np.int64)
+        _ZOBRIST[n] = zobrist
+    grid = np.zeros((height + 2, width + 2), dtype=np.int8)
+    grid[0, :] = grid[-1, :] = WALL
+    grid[:, 0] = grid[:, -1] = WALL
+    pos = Position(
+        cells=np.full(n, WALL, dtype=np.int8),
+        grid=grid,
+        keys=np.zeros(n * 4, dtype=np.int32),
+        shape=np.zeros((2, n * 4), dtype=np.uint8),
+        combo=np.zeros((2, n), dtype=np.int32),
+        near=np.zeros(n, dtype=np.int16),
+        class_count=np.zeros((2, N_CLASSES), dtype=np.int32),
+        info=np.zeros(N_INFO, dtype=np.int64),
+        stack=np.zeros((width * height + 1, 5), dtype=np.int32),
+        zobrist=zobrist,
+        line_table=line_table(rule_code),
+        combo_table=_COMBO_TABLE,
+        tt=np.zeros((1 << tt_bits, 2), dtype=np.int64),
+        history=np.zeros((3, n), dtype=np.int64),
+        killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
+        pv=np.zeros((MAX_PLY, MAX_PLY + 1), dtype=np.int32),
+        move_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
+        score_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
+        root=np.zeros((2, n), dtype=np.int32),
+    )
+    info = pos.info
+    info[I_WIDTH] = width
+    info[I_HEIGHT] = height
+    info[I_STRIDE] = stride
+    info[I_RULE] = rule_code
+    info[I_CARO] = int(rule_code in (CARO_CODE, CARO_EXACT_CODE))
+    info[I_SIDE] = 1
+    info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
+    init_position(pos)
+    return pos
+
+
+def cell_index(pos: Position, point: tuple[int, int]) -> int:
+    return (point[1] + PAD) * int(pos.info[I_STRIDE]) + point[0] + PAD
+
+
+def cell_point(pos: Position, idx: int) -> tuple[int, int]:
+    y, x = divmod(int(idx), int(pos.info[I_STRIDE]))
+    return x - PAD, y - PAD
+
+
+@njit(cache=True, nogil=True)
+def _account(pos, idx, sign):
+    """Add (sign 1) or remove (sign -1) the empty cell's class count and value."""
+    for c in range(2):
+        combo = pos.combo[c, idx]
+        pos.class_count[c, pos.combo_table[T_CLASS, combo]] += sign
+        pos.info[I_VALUE + c] += sign * pos.combo_table[T_VALUE, combo]
+
+
+@njit(cache=True, nogil=True)
+def _refresh_line(pos, idx, d):
+    """Reclassify the empty cell ``idx`` along direction ``d`` after its key changed."""
+    key = pos.keys[idx * 4 + d]
+    for c in range(2):
+        old_combo = pos.combo[c, idx]
+        new_shape = pos.line_table[c, key]
+        old_shape = pos.shape[c, idx * 4 + d]
+        if new_shape == old_shape:
+            continue
+        pos.shape[c, idx * 4 + d] = new_shape
+        combo = old_combo + (np.int64(new_shape) - np.int64(old_shape)) * _DIR_WEIGHT[d]
+        pos.combo[c, idx] = combo
+        pos.class_count[c, pos.combo_table[T_CLASS, old_combo]] -= 1
+        pos.class_count[c, pos.combo_table[T_CLASS, combo]] += 1
+        pos.info[I_VALUE + c] += pos.combo_table[T_VALUE, combo] - pos.combo_table[
+            T_VALUE, old_combo
+        ]
+
+
+@njit(cache=True, nogil=True)
+def _refresh_cell(pos, idx):
+    """Classify the empty cell ``idx`` from scratch (its contributions must be absent)."""
+    for c in range(2):
+        combo = 0
+        for d in range(4):
+            s = pos.line_table[c, pos.keys[idx * 4 + d]]
+            pos.shape[c, idx * 4 + d] = s
+            combo = combo * 11 + s
+        pos.combo[c, idx] = combo
+
+
+@njit(cache=True, nogil=True)
+def init_position(pos):
+    info = pos.info
+    width, height, stride = info[I_WIDTH], info[I_HEIGHT], info[I_STRIDE]
+    for y in range(height):
+        for x in range(width):
+            pos.cells[(y + PAD) * stride + x + PAD] = 0
+    for y in range(height):
+        for x in range(width):
+            idx = (y + PAD) * stride + x + PAD
+            for d in range(4):
+                off = info[I_OFFSETS + d]
+                key = 0
+                for slot in range(10):
+                    k = slot - 5 if slot < 5 else slot - 4
+                    key += int(pos.cells[idx + k * off]) << (2 * slot)
+                pos.keys[idx * 4 + d] = key
+            _refresh_cell(pos, idx)
+            _account(pos, idx, np.int64(1))
+    info[I_MINX] = width
+    info[I_MAXX] = -1
+    info[I_MINY] = height
+    info[I_MAXY] = -1
+
+
+@njit(cache=True, nogil=True)
+def _update_lines(pos, idx, delta):
+    """Add ``delta`` (a colour, or minus one) at ``idx`` to the keys of the cells around."""
+    for d in range(4):
+        off = pos.info[I_OFFSETS + d]
+        for k in range(1, 6):
+            q = idx - k * off  # idx sits at offset +k from q
+            if pos.cells[q] == WALL:
+                break
+            pos.keys[q * 4 + d] += np.int32(delta) << (2 * (4 + k))
+            if pos.cells[q] == 0:
+                _refresh_line(pos, q, np.int64(d))
+        for k in range(1, 6):
+            q = idx + k * off  # idx sits at offset -k from q
+            if pos.cells[q] == WALL:
+                break
+            pos.keys[q * 4 + d] += np.int32(delta) << (2 * (5 - k))
+            if pos.cells[q] == 0:
+                _refresh_line(pos, q, np.int64(d))
+
+
+@njit(cache=True, nogil=True)
+def make(pos, idx):
+    """Play a stone of the side to move at the empty cell ``idx``."""
+    info = pos.info
+    color = info[I_SIDE]
+    stride = info[I_STRIDE]
+    n = info[I_COUNT]
+    pos.stack[n, 0] = idx
+    pos.stack[n, 1] = info[I_MINX]
+    pos.stack[n, 2] = info[I_MAXX]
+    pos.stack[n, 3] = info[I_MINY]
+    pos.stack[n, 4] = info[I_MAXY]
+    info[I_COUNT] = n + 1
+    x = idx % stride - PAD
+    y = idx // stride - PAD
+    info[I_MINX] = min(info[I_MINX], x)
+    info[I_MAXX] = max(info[I_MAXX], x)
+    info[I_MINY] = min(info[I_MINY], y)
+    info[I_MAXY] = max(info[I_MAXY], y)
+    _account(pos, idx, np.int64(-1))
+    pos.cells[idx] = color
+    pos.grid[y + 1, x + 1] = color
+    info[I_HASH] ^= pos.zobrist[color - 1, idx]
+    _update_lines(pos, idx, color)
+    for k in range(_NEAR_DX.shape[0]):
+        pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] += 1
+    info[I_SIDE] = 3 - color
+
+
+@njit(cache=True, nogil=True)
+def unmake(pos):
+    """Take back the last stone."""
+    info = pos.info
+    stride = info[I_STRIDE]
+    n = info[I_COUNT] - 1
+    idx = np.int64(pos.stack[n, 0])
+    color = np.int64(pos.cells[idx])
+    info[I_COUNT] = n
+    info[I_MINX] = pos.stack[n, 1]
+    info[I_MAXX] = pos.stack[n, 2]
+    info[I_MINY] = pos.stack[n, 3]
+    info[I_MAXY] = pos.stack[n, 4]
+    x = idx % stride - PAD
+    y = idx // stride - PAD
+    pos.cells[idx] = 0
+    pos.grid[y + 1, x + 1] = 0
+    info[I_HASH] ^= pos.zobrist[color - 1, idx]
+    _update_lines(pos, idx, -color)
+    _refresh_cell(pos, idx)
+    _account(pos, idx, np.int64(1))
+    for k in range(_NEAR_DX.shape[0]):
+        pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] -= 1
+    info[I_SIDE] = color
+
+
+@njit(cache=True, nogil=True)
+def is_forbidden(pos, color, idx):
+    """Whether ``color`` may not play the empty cell ``idx`` (renju black fouls only).
+
+    The pattern tables pre-filter; the rule kernel decides.
+    """
+    if color != 1 or pos.info[I_RULE] != RENJU_CODE:
+        return False
+    if pos.combo_table[T_SUSPECT, pos.combo[0, idx]] == 0:
+        return False
+    stride = pos.info[I_STRIDE]
+    return forbidden_kind(pos.grid, idx % stride - PAD, idx // stride - PAD) != 0

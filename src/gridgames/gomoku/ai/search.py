@@ -1,0 +1,740 @@
+"""Search kernels: principal-variation alpha-beta with a VCF quiescence, and a VCF solver.
+
+Scores are from the side to move's point of view. A won position scores
+``MATE - plies`` where ``plies`` counts half-moves from the root to the winning
+five, a lost one the negative.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gridgames.gomoku.ai.patterns import (
+    B4,
+    C_BLOCK4,
+    C_BLOCK4_FLEX3,
+    C_BLOCK4_PLUS,
+    C_FIVE,
+    C_FLEX3,
+    C_FLEX4,
+)
+from gridgames.gomoku.ai.position import (
+    I_ABORT,
+    I_CARO,
+    I_COUNT,
+    I_HASH,
+    I_HEIGHT,
+    I_MAXX,
+    I_MAXY,
+    I_MINX,
+    I_MINY,
+    I_NODE_LIMIT,
+    I_NODES,
+    I_OFFSETS,
+    I_ROOT_BEST,
+    I_ROOT_BEST_SCORE,
+    I_ROOT_COUNT,
+    I_SELDEPTH,
+    I_SIDE,
+    I_STAMP,
+    I_STOP,
+    I_STRIDE,
+    I_VALUE,
+    I_VCF_LIMIT,
+    I_VCF_MOVE,
+    I_WIDTH,
+    MAX_PLY,
+    PAD,
+    T_CLASS,
+    T_VALUE,
+    is_forbidden,
+    make,
+    unmake,
+)
+
+MATE = 30000
+MATE_BOUND = MATE - 1000
+INF = 32000
+EXACT, LOWER, UPPER = 1, 2, 3
+QUIESCENCE_VCF_DEPTH = 8
+QUIESCENCE_VCF_NODES = 400
+FUTILITY_MARGIN = 120
+
+
+@njit(cache=True, nogil=True)
+def _out_of_budget(pos):
+    """Count a node; true once the search must stop (stop flag or node limit)."""
+    info = pos.info
+    info[I_NODES] += 1
+    if info[I_ABORT] != 0:
+        return True
+    if (info[I_NODES] & 255) != 0:
+        return False
+    if info[I_STOP] != 0 or (info[I_NODE_LIMIT] > 0 and info[I_NODES] >= info[I_NODE_LIMIT]):
+        info[I_ABORT] = 1
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _region(pos, margin):
+    """Bounding box of the stones grown by ``margin``, clipped to the board."""
+    info = pos.info
+    x0 = max(info[I_MINX] - margin, 0)
+    x1 = min(info[I_MAXX] + margin, info[I_WIDTH] - 1)
+    y0 = max(info[I_MINY] - margin, 0)
+    y1 = min(info[I_MAXY] + margin, info[I_HEIGHT] - 1)
+    return x0, x1, y0, y1
+
+
+@njit(cache=True, nogil=True)
+def find_cells(pos, color, min_class, max_class, out):
+    """Store the empty cells where ``color``'s class is in [min_class, max_class]; returns count."""
+    stride = pos.info[I_STRIDE]
+    n = 0
+    x0, x1, y0, y1 = _region(pos, np.int64(2))
+    c = color - 1
+    for y in range(y0, y1 + 1):
+        row = (y + PAD) * stride + PAD
+        for x in range(x0, x1 + 1):
+            idx = row + x
+            if pos.cells[idx] == 0:
+                cls = pos.combo_table[T_CLASS, pos.combo[c, idx]]
+                if min_class <= cls <= max_class:
+                    out[n] = idx
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _five_cell(pos, color):
+    """One cell where ``color`` makes a five (-1 if none)."""
+    stride = pos.info[I_STRIDE]
+    x0, x1, y0, y1 = _region(pos, np.int64(1))
+    c = color - 1
+    for y in range(y0, y1 + 1):
+        row = (y + PAD) * stride + PAD
+        for x in range(x0, x1 + 1):
+            idx = row + x
+            if pos.cells[idx] == 0 and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FIVE:
+                return idx
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _legal_flex4(pos, color):
+    """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
+
+    Under caro an open four can still be stopped (a five blocked at both ends
+    does not count), so there the search has to find out.
+    """
+    if pos.class_count[color - 1, C_FLEX4] == 0 or pos.info[I_CARO] != 0:
+        return -1
+    stride = pos.info[I_STRIDE]
+    x0, x1, y0, y1 = _region(pos, np.int64(2))
+    c = color - 1
+    for y in range(y0, y1 + 1):
+        row = (y + PAD) * stride + PAD
+        for x in range(x0, x1 + 1):
+            idx = row + x
+            if (
+                pos.cells[idx] == 0
+                and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FLEX4
+                and not is_forbidden(pos, color, idx)
+            ):
+                return idx
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _has_four_move(pos, color):
+    counts = pos.class_count[color - 1]
+    return counts[C_BLOCK4] + counts[C_BLOCK4_PLUS] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX4] > 0
+
+
+@njit(cache=True, nogil=True)
+def evaluate(pos):
+    me = pos.info[I_SIDE] - 1
+    # the side to move will realise one of its threats first: weigh them higher
+    score = pos.info[I_VALUE + me] * 4 - pos.info[I_VALUE + 1 - me] * 3
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score // 12 + 20))
+
+
+@njit(cache=True, nogil=True)
+def _sort_by_value(pos, ply, n, color):
+    """Sort ``move_buf[ply][:n]`` by the value of the shapes ``color`` makes there."""
+    moves = pos.move_buf[ply]
+    values = pos.score_buf[ply]
+    for i in range(n):
+        values[i] = pos.combo_table[T_VALUE, pos.combo[color - 1, moves[i]]]
+    for i in range(1, n):
+        m = moves[i]
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] < v:
+            moves[j + 1] = moves[j]
+            values[j + 1] = values[j]
+            j -= 1
+        moves[j + 1] = m
+        values[j + 1] = v
+
+
+# ---------------------------------------------------------------------------
+# VCF: victory by continuous fours
+
+
+@njit(cache=True, nogil=True)
+def vcf(pos, ply, depth_left, attacker):
+    """Plies to the attacker's five by continuous fours, or 0 if none is found.
+
+    ``attacker`` is the side to move, or the side that has just made a four
+    (then the defender must block it). At ply 0 the winning first move is left
+    in ``info[I_VCF_MOVE]``.
+    """
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    moves = pos.move_buf[ply]
+    if attacker != me:
+        fives = pos.class_count[attacker - 1, C_FIVE]
+        if fives == 0:
+            return 0
+        if fives >= 2 and info[I_CARO] == 0:
+            return 2
+        n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
+        longest = 0
+        for i in range(n):
+            block = np.int64(moves[i])
+            if is_forbidden(pos, me, block):
+                longest = max(longest, 2)  # black may not block there
+                continue
+            make(pos, block)
+            result = vcf(pos, ply + 1, depth_left - 1, attacker)
+            unmake(pos)
+            if result == 0:
+                return 0
+            longest = max(longest, result + 1)
+        return longest
+
+    if pos.class_count[me - 1, C_FIVE] > 0:
+        if ply == 0:
+            info[I_VCF_MOVE] = _five_cell(pos, me)
+        return 1
+    if depth_left <= 0 or ply >= MAX_PLY - 4 or _out_of_budget(pos):
+        return 0
+    if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
+        return 0
+    if pos.class_count[opp - 1, C_FIVE] > 0:
+        # the only move is the block, and it must be a four of ours
+        if pos.class_count[opp - 1, C_FIVE] > 1:
+            return 0
+        block = _five_cell(pos, opp)
+        if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+            return 0
+        moves[0] = block
+        n = 1
+    else:
+        n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
+        _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    for i in range(n):
+        move = np.int64(moves[i])
+        if is_forbidden(pos, me, move):
+            continue
+        make(pos, move)
+        result = vcf(pos, ply + 1, depth_left, attacker)
+        unmake(pos)
+        if result > 0:
+            if ply == 0:
+                info[I_VCF_MOVE] = move
+            return result + 1
+        if info[I_ABORT] != 0:
+            return 0
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# VCT: victory by continuous threats (fours and threes)
+
+
+@njit(cache=True, nogil=True)
+def vct(pos, ply, depth_left, attacker):
+    """Plies to the attacker's five by fours and threes, or 0 if none is found.
+
+    The defender may answer a three with any move on its lines or a four of
+    its own (a superset of the real defences), so a win found here is a real
+    win. At ply 0 the winning first move is left in ``info[I_VCF_MOVE]``.
+    """
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    if attacker != me:
+        defender = me
+        if pos.class_count[defender - 1, C_FIVE] > 0:
+            return 0
+        if _out_of_budget(pos):
+            return 0
+        if pos.class_count[attacker - 1, C_FIVE] > 0:
+            if pos.class_count[attacker - 1, C_FIVE] >= 2 and info[I_CARO] == 0:
+                return 2
+            n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[ply])
+        else:
+            n, forced = generate(pos, ply)
+            if not forced:
+                return 0  # the attacker's move was no threat
+        longest = 0
+        for i in range(n):
+            move = np.int64(pos.move_buf[ply, i])
+            if is_forbidden(pos, defender, move):
+                continue
+            make(pos, move)
+            result = vct(pos, ply + 1, depth_left - 1, attacker)
+            unmake(pos)
+            if result == 0:
+                return 0
+            longest = max(longest, result + 1)
+        return max(longest, 2)
+
+    if pos.class_count[me - 1, C_FIVE] > 0:
+        if ply == 0:
+            info[I_VCF_MOVE] = _five_cell(pos, me)
+        return 1
+    if depth_left <= 0 or ply >= MAX_PLY - 8 or _out_of_budget(pos):
+        return 0
+    if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
+        return 0
+    moves = pos.move_buf[ply]
+    if pos.class_count[opp - 1, C_FIVE] > 0:
+        if pos.class_count[opp - 1, C_FIVE] > 1:
+            return 0
+        block = _five_cell(pos, opp)
+        if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+            return 0
+        moves[0] = block
+        n = 1
+    else:
+        flex4 = _legal_flex4(pos, me)
+        if flex4 >= 0:
+            if ply == 0:
+                info[I_VCF_MOVE] = flex4
+            return 3
+        n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
+        _sort_by_value(pos, ply, n, me)
+    for i in range(n):
+        move = np.int64(moves[i])
+        if is_forbidden(pos, me, move):
+            continue
+        make(pos, move)
+        result = vct(pos, ply + 1, depth_left, attacker)
+        unmake(pos)
+        if result > 0:
+            if ply == 0:
+                info[I_VCF_MOVE] = move
+            return result + 1
+        if info[I_ABORT] != 0:
+            return 0
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Move generation and ordering
+
+
+@njit(cache=True, nogil=True)
+def generate(pos, ply):
+    """Candidate moves for the side to move into ``move_buf[ply]``; returns (count, forced).
+
+    Assumes neither side has a five to play or block. When the opponent
+    threatens an open four (or a double four), only defences on those lines and
+    our own fours are generated.
+    """
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    moves = pos.move_buf[ply]
+    stride = info[I_STRIDE]
+    marks = pos.history[2]
+    n = 0
+    if pos.class_count[opp - 1, C_FLEX4] > 0:
+        threats = pos.score_buf[ply]
+        n_threats = find_cells(pos, opp, np.int64(C_FLEX4), np.int64(C_FLEX4), threats)
+        info[I_STAMP] += 1
+        stamp = info[I_STAMP]
+        real = 0
+        for i in range(n_threats):
+            t = np.int64(threats[i])
+            if is_forbidden(pos, opp, t):
+                continue
+            real += 1
+            if marks[t] != stamp:
+                marks[t] = stamp
+                moves[n] = t
+                n += 1
+            for d in range(4):
+                if pos.shape[opp - 1, t * 4 + d] < B4:
+                    continue
+                off = info[I_OFFSETS + d]
+                for sign in (-1, 1):
+                    for k in range(1, 6):
+                        q = t + sign * k * off
+                        v = pos.cells[q]
+                        if v == 3:
+                            break
+                        if v == 0 and marks[q] != stamp:
+                            marks[q] = stamp
+                            moves[n] = q
+                            n += 1
+        if real > 0:
+            n_fours = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), threats)
+            for i in range(n_fours):
+                q = threats[i]
+                if marks[q] != stamp:
+                    marks[q] = stamp
+                    moves[n] = q
+                    n += 1
+            return n, True
+        n = 0
+    x0, x1, y0, y1 = _region(pos, np.int64(2))
+    for y in range(y0, y1 + 1):
+        row = (y + PAD) * stride + PAD
+        for x in range(x0, x1 + 1):
+            idx = row + x
+            if pos.cells[idx] == 0 and pos.near[idx] > 0:
+                moves[n] = idx
+                n += 1
+    return n, False
+
+
+@njit(cache=True, nogil=True)
+def _order(pos, ply, n, tt_move):
+    """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
+
+    TT move, then threats made and stopped, then killers and history.
+    """
+    me = pos.info[I_SIDE] - 1
+    moves = pos.move_buf[ply]
+    scores = pos.score_buf[ply]
+    k0 = pos.killers[ply, 0]
+    k1 = pos.killers[ply, 1]
+    for i in range(n):
+        m = moves[i]
+        if m == tt_move:
+            s = 1 << 29
+        else:
+            s = (
+                pos.combo_table[T_VALUE, pos.combo[me, m]] * 2
+                + pos.combo_table[T_VALUE, pos.combo[1 - me, m]]
+            )
+            s = s * 64 + min(pos.history[me, m], 60000) // 1000
+            if m in (k0, k1):
+                s += 300
+        scores[i] = s
+
+
+@njit(cache=True, nogil=True)
+def _pick(pos, ply, i, n):
+    """Swap the best-scored of moves i..n-1 to index i and return it (lazy selection sort)."""
+    moves = pos.move_buf[ply]
+    scores = pos.score_buf[ply]
+    best = i
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        moves[i], moves[best] = moves[best], moves[i]
+        scores[i], scores[best] = scores[best], scores[i]
+    return np.int64(moves[i])
+
+
+# ---------------------------------------------------------------------------
+# Transposition table: key, then move | score << 16 | depth << 32 | flag << 40
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(pos, key, depth, score, flag, move, ply):
+    i = key & (pos.tt.shape[0] - 1)
+    old = pos.tt[i, 1]
+    if pos.tt[i, 0] == key and flag != EXACT and depth < ((old >> 32) & 255) - 128:
+        return
+    if score >= MATE_BOUND:
+        score += ply
+    elif score <= -MATE_BOUND:
+        score -= ply
+    pos.tt[i, 0] = key
+    pos.tt[i, 1] = (
+        (move & 0xFFFF)
+        | ((score + 32768) & 0xFFFF) << 16
+        | ((depth + 128) & 255) << 32
+        | flag << 40
+    )
+
+
+# ---------------------------------------------------------------------------
+# Alpha-beta
+
+
+@njit(cache=True, nogil=True)
+def _copy_pv(pos, ply, move):
+    """The principal variation at ``ply``: ``move`` and then the child's."""
+    child_len = pos.pv[ply + 1, 0]
+    pos.pv[ply, 1] = move
+    for j in range(child_len):
+        pos.pv[ply, j + 2] = pos.pv[ply + 1, j + 1]
+    pos.pv[ply, 0] = child_len + 1
+
+
+@njit(cache=True, nogil=True)
+def negamax(pos, alpha, beta, depth, ply):
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    pv_node = beta - alpha > 1
+    pos.pv[ply, 0] = 0
+    if ply > info[I_SELDEPTH]:
+        info[I_SELDEPTH] = ply
+    if pos.class_count[me - 1, C_FIVE] > 0:
+        return MATE - ply - 1
+    if _out_of_budget(pos):
+        return 0
+    if info[I_COUNT] >= info[I_WIDTH] * info[I_HEIGHT]:
+        return 0
+    if ply >= MAX_PLY - 8:
+        return evaluate(pos)
+    alpha = max(alpha, -(MATE - ply))
+    beta = min(beta, MATE - ply - 1)
+    if alpha >= beta:
+        return alpha
+
+    moves = pos.move_buf[ply]
+    forced = False
+    tt_move = -1
+    key = info[I_HASH]
+    if pos.class_count[opp - 1, C_FIVE] > 0:
+        # Only blocks help. Two fives cannot both be blocked, except under caro
+        # where one block may leave the other five blocked at both ends.
+        if pos.class_count[opp - 1, C_FIVE] > 1 and info[I_CARO] == 0:
+            return -(MATE - ply - 2)
+        n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), moves)
+        pos.score_buf[ply, :n] = 0
+        forced = True
+    else:
+        if _legal_flex4(pos, me) >= 0:
+            return MATE - ply - 3
+        if depth <= 0:
+            # quiescence: a win by continuous fours, else the static value
+            if _has_four_move(pos, me):
+                saved_limit = info[I_VCF_LIMIT]
+                cap = info[I_NODES] + QUIESCENCE_VCF_NODES
+                if saved_limit == 0 or cap < saved_limit:
+                    info[I_VCF_LIMIT] = cap
+                plies = vcf(pos, ply, np.int64(QUIESCENCE_VCF_DEPTH), me)
+                info[I_VCF_LIMIT] = saved_limit
+                if plies > 0:
+                    return MATE - ply - plies
+            return evaluate(pos)
+        i = key & (pos.tt.shape[0] - 1)
+        if pos.tt[i, 0] == key:
+            entry = pos.tt[i, 1]
+            tt_move = entry & 0xFFFF
+            if not pv_node and ((entry >> 32) & 255) - 128 >= depth:
+                score = ((entry >> 16) & 0xFFFF) - 32768
+                if score >= MATE_BOUND:
+                    score -= ply
+                elif score <= -MATE_BOUND:
+                    score += ply
+                flag = entry >> 40
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and score >= beta)
+                    or (flag == UPPER and score <= alpha)
+                ):
+                    return score
+        n, forced = generate(pos, ply)
+        if n == 0:
+            return -(MATE - ply - 2) if forced else evaluate(pos)
+        _order(pos, ply, n, np.int64(tt_move))
+
+    static = evaluate(pos)
+    original_alpha = alpha
+    best = -INF
+    best_move = np.int64(-1)
+    searched = 0
+    for i in range(n):
+        move = _pick(pos, ply, np.int64(i), n)
+        if is_forbidden(pos, me, move):
+            continue
+        quiet = (
+            not forced
+            and pos.combo_table[T_CLASS, pos.combo[me - 1, move]] < C_FLEX3
+            and pos.combo_table[T_CLASS, pos.combo[opp - 1, move]] < C_FLEX3
+        )
+        new_depth = depth - 1
+        if n == 1:
+            new_depth = depth  # a single forced reply costs no depth
+        if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
+            # late quiet moves near the leaves: prune by count and by static margin
+            if depth <= 3 and searched >= 2 + depth * depth * 2:
+                continue
+            if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
+                continue
+        make(pos, move)
+        if searched == 0:
+            score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
+        else:
+            reduction = 0
+            if depth >= 2 and searched >= 2 and quiet:
+                # late-move reduction, growing with depth and move number
+                reduction = int(0.6 + np.log(depth) * np.log(searched) / 1.5)
+                if pv_node and reduction > 0:
+                    reduction -= 1
+            score = -negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
+            if score > alpha and (reduction > 0 or pv_node):
+                score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
+        unmake(pos)
+        searched += 1
+        if info[I_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                _copy_pv(pos, ply, move)
+                if alpha >= beta:
+                    if quiet:
+                        if pos.killers[ply, 0] != move:
+                            pos.killers[ply, 1] = pos.killers[ply, 0]
+                            pos.killers[ply, 0] = move
+                        pos.history[me - 1, move] += depth * depth
+                    break
+    if searched == 0:
+        return -(MATE - ply - 2)  # every candidate is forbidden
+    if best >= beta:
+        flag = LOWER
+    elif best > original_alpha:
+        flag = EXACT
+    else:
+        flag = UPPER
+    _tt_store(pos, key, depth, best, flag, best_move, ply)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def prepare_root(pos):
+    """Fill the root move list (legal candidates, best-looking first); returns its length.
+
+    Returns -1 if the side to move has a five to play (then it is the first root move).
+    """
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    if pos.class_count[me - 1, C_FIVE] > 0:
+        pos.root[0, 0] = _five_cell(pos, me)
+        info[I_ROOT_COUNT] = 1
+        return -1
+    if pos.class_count[opp - 1, C_FIVE] > 0:
+        n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[0])
+    else:
+        n, _ = generate(pos, np.int64(0))
+    _order(pos, np.int64(0), n, np.int64(-1))
+    count = 0
+    for i in range(n):
+        move = _pick(pos, np.int64(0), np.int64(i), n)
+        if not is_forbidden(pos, me, move):
+            pos.root[0, count] = move
+            pos.root[1, count] = -INF
+            count += 1
+    info[I_ROOT_COUNT] = count
+    return count
+
+
+@njit(cache=True, nogil=True)
+def search_root(pos, depth, alpha, beta, skip):
+    """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
+
+    Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
+    """
+    info = pos.info
+    n = info[I_ROOT_COUNT]
+    best = -INF
+    best_i = -1
+    pos.pv[0, 0] = 0
+    info[I_ROOT_BEST] = -1
+    for i in range(skip, n):
+        move = np.int64(pos.root[0, i])
+        make(pos, move)
+        one = np.int64(1)
+        if i == skip:
+            score = -negamax(pos, -beta, -alpha, depth - 1, one)
+        else:
+            score = -negamax(pos, -alpha - 1, -alpha, depth - 1, one)
+            if alpha < score < beta:
+                score = -negamax(pos, -beta, -alpha, depth - 1, one)
+        unmake(pos)
+        if info[I_ABORT] != 0:
+            break
+        pos.root[1, i] = score
+        if score > best:
+            best = score
+            best_i = i
+            if score > alpha:
+                alpha = score
+                info[I_ROOT_BEST] = move
+                info[I_ROOT_BEST_SCORE] = score
+                _copy_pv(pos, np.int64(0), move)
+                if alpha >= beta:
+                    break
+    if best_i > skip:
+        move = pos.root[0, best_i]
+        score = pos.root[1, best_i]
+        for j in range(best_i, skip, -1):
+            pos.root[0, j] = pos.root[0, j - 1]
+            pos.root[1, j] = pos.root[1, j - 1]
+        pos.root[0, skip] = move
+        pos.root[1, skip] = score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def drop_losing_root_moves(pos, depth, budget):
+    """If the opponent threatens a VCT, drop the root moves that leave it standing.
+
+    Only moves after which a VCT is actually found are dropped (such a find is a
+    proven loss); if every move loses, all are kept. Returns the number of root
+    moves left, or 0 when the opponent has no threat to answer.
+    """
+    info = pos.info
+    me = info[I_SIDE]
+    opp = 3 - me
+    n = info[I_ROOT_COUNT]
+    if n <= 1:
+        return n
+    one = np.int64(1)
+    info[I_SIDE] = opp  # as if we passed
+    info[I_VCF_LIMIT] = info[I_NODES] + budget
+    threat = vct(pos, one, depth, opp)
+    info[I_SIDE] = me
+    if threat == 0 or info[I_ABORT] != 0:
+        info[I_VCF_LIMIT] = 0
+        return 0
+    per_move = max(budget // n, 200)
+    kept = 0
+    for i in range(n):
+        move = np.int64(pos.root[0, i])
+        make(pos, move)
+        info[I_VCF_LIMIT] = info[I_NODES] + per_move
+        loses = vct(pos, one, depth, opp) > 0
+        unmake(pos)
+        if info[I_ABORT] != 0:
+            break
+        if not loses:
+            pos.root[1, kept] = move  # scratch until the end
+            kept += 1
+    info[I_VCF_LIMIT] = 0
+    if info[I_ABORT] != 0 or kept == 0:
+        return n
+    for i in range(kept):
+        pos.root[0, i] = pos.root[1, i]
+        pos.root[1, i] = -INF
+    info[I_ROOT_COUNT] = kept
+    return kept

@@ -1,0 +1,26 @@
+"""Shared helpers for the engine tests (positions written in renju notation)."""
+
+from __future__ import annotations
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.notation import parse_renju
+
+
+def stones(text: str, height: int = 15) -> list[tuple[int, int]]:
+    """Points in renju notation, e.g. ``"h8 i9"``."""
+    return [parse_renju(p, height, height) for p in text.split()]
+
+
+def position(black: str, white: str, *, rule: Rule = Rule.FREESTYLE, size: int = 15) -> Board:
+    """A board with the stones played alternately, black first (their counts decide who moves).
+
+    Black's list may be one longer than white's (white to move) or as long (black to move).
+    """
+    blacks, whites = stones(black, size), stones(white, size)
+    assert len(blacks) - len(whites) in (0, 1), "black has as many stones as white, or one more"
+    board = Board(size, rule=rule)
+    for i, point in enumerate(blacks):
+        board.push(point)
+        if i < len(whites):
+            board.push(whites[i])
+    return board

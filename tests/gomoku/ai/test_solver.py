@@ -1,0 +1,56 @@
+"""Forced wins and only-move defences from engine self-play (proven when the suite was built)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.ai import Limit, think
+from gridgames.gomoku.notation import parse_position
+
+LIMIT = Limit(time_ms=3000)
+
+WINS = [
+    # (rule, moves) where the side to move wins by continuous fours (VCF) or threats (VCT)
+    ("renju", "h8f8i10g8i9e8d8g7i11i8g9e9h6e10e11d10c11e7e6f10c10g10h10f9i12i13h7h9h5h4j12k13f11"),
+    ("renju", "h8f8i10g8i9e8d8g7i11i8g9e9h6e10e11d10c11e7e6f10c10g10h10f9i12i13h7h9h5h4j12k13f11"
+              "f7f6"),
+    ("freestyle", "h8i7h9i6j7g7i8g10h7h6k6l5j8g8k8l8g9j4i5l6h10h11l7f9i12k5m7k7j9e8d7i3h2g6"),
+    ("freestyle", "h8j7h10j9j10i8g7i9g9k10h7l11m12h9g10k9l9k6l5k8k7k12k11g8"),
+    ("caro", "h8f7i8f8g7f6f10f9f5g9g6h7g5g8g4g3i6"),
+]
+
+DEFENCES = [
+    # (rule, moves, the only move that stops the opponent's VCF)
+    ("freestyle", "h8j7h10j9j10i8g7i9g9k10h7l11m12h9g10k9l9k6l5k8k7k12k11", "g8"),
+    ("standard", "h8i6j8f8i7h7k9h6l10m11j6g9j7j5j10j9k5l4", "g8"),
+    ("renju", "h8i8i6h6i5j7h9h10i7g9i4i3i11k5j4h4g5f5h7g8g11h11j10h12i9g7k9i12g10g12j9l9k11"
+              "l12j12e12f12h14h13j11l8m7k10k8k13k12l14m15n11l13", "i10"),
+]
+
+
+def board_of(rule: str, moves: str) -> Board:
+    board = Board(15, rule=Rule.from_name(rule))
+    board.push_many(parse_position(moves, 15, 15))
+    return board
+
+
+@pytest.mark.parametrize(("rule", "moves"), WINS)
+def test_forced_win_is_found_and_played_out(rule: str, moves: str) -> None:
+    board = board_of(rule, moves)
+    winner = board.to_move
+    result = think(board, LIMIT)
+    assert result.mate is not None and result.mate > 0, result
+    # play it out against the engine's best defence: the win must arrive in time
+    for _ in range(2 * result.mate + 4):
+        if board.outcome() is not None:
+            break
+        board.push(think(board, LIMIT).move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is winner
+
+
+@pytest.mark.parametrize(("rule", "moves", "answer"), DEFENCES)
+def test_only_defence_is_found(rule: str, moves: str, answer: str) -> None:
+    board = board_of(rule, moves)
+    assert think(board, LIMIT).move == board.parse(answer)

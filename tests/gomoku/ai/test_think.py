@@ -1,0 +1,193 @@
+"""The engine entry points: first moves, errors, limits, determinism, levels and analysis."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+from ai_helpers import position, stones
+
+from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.ai import Limit, SearchInfo, analyse, get_level, think
+
+MARGIN_S = 0.35  # generous: a shared, busy machine
+
+
+def middle_game(rule: Rule = Rule.FREESTYLE, size: int = 15, seed: int = 1) -> Board:
+    """A position after a dozen quiet-ish engine moves."""
+    board = Board(size, rule=rule)
+    rng = random.Random(seed)
+    centre = (size // 2, size // 2)
+    board.push(centre)
+    while len(board) < 12:
+        x = centre[0] + rng.randint(-3, 3)
+        y = centre[1] + rng.randint(-3, 3)
+        if board.is_legal((x, y)):
+            board.push((x, y))
+            if board.outcome() is not None:
+                board.pop()
+    return board
+
+
+@pytest.mark.parametrize(("width", "height"), [(15, 15), (20, 10), (7, 30), (64, 64), (5, 5)])
+def test_first_move_is_the_centre_at_once(width: int, height: int) -> None:
+    result = think(Board(width, height), Limit(time_ms=5000))
+    assert result.move == (width // 2, height // 2)
+    assert result.time_ms < 100
+
+
+def test_game_over_and_full_board_are_errors() -> None:
+    board = position("h8 i8 j8 k8 l8", "h9 i9 j9 k9")
+    with pytest.raises(ValueError, match="game is over"):
+        think(board, Limit(depth=2))
+    full = Board(5)
+    rng = random.Random(3)
+    while full.outcome() is None:
+        full.push(rng.choice(full.legal_moves))
+    with pytest.raises(ValueError):
+        think(full, Limit(depth=2))
+    with pytest.raises(ValueError):
+        analyse(full, Limit(depth=2))
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_random_positions_get_legal_moves(rule: Rule) -> None:
+    rng = random.Random(rule.code)
+    for game in range(12):
+        width, height = rng.choice([(15, 15), (9, 13), (19, 7), (6, 6)])
+        board = Board(width, height, rule=rule)
+        for _ in range(rng.randint(1, min(40, width * height - 2))):
+            board.push(rng.choice(board.legal_moves))
+            if board.outcome() is not None:
+                board.pop()
+                break
+        result = think(board, Limit(nodes=1500, time_ms=3000), seed=game)
+        assert board.is_legal(result.move), (board, result)
+        greedy = think(board, Limit(depth=0), seed=game)
+        assert board.is_legal(greedy.move)
+
+
+def test_renju_black_never_plays_forbidden_points_in_self_play() -> None:
+    rng = random.Random(7)
+    for _ in range(3):
+        board = Board(15, rule=Rule.RENJU)
+        board.push((7, 7))
+        while board.outcome() is None and len(board) < 60:
+            limit = Limit(nodes=rng.choice([300, 1500]), time_ms=3000)
+            move = think(board, limit).move
+            assert board.is_legal(move), (board, move, board.foul(move))
+            board.push(move)
+
+
+@pytest.mark.parametrize(("width", "height"), [(9, 20), (25, 8), (64, 64)])
+def test_non_square_and_large_boards(width: int, height: int) -> None:
+    board = Board(width, height, rule=Rule.STANDARD)
+    board.push((0, 0))  # a corner first
+    board.push((width - 1, height - 1))
+    board.push((1, 1))
+    started = time.perf_counter()
+    result = think(board, Limit(time_ms=300))
+    assert time.perf_counter() - started < 0.3 + MARGIN_S
+    assert board.is_legal(result.move)
+    # both sides have four in a row at opposite corners: black, to move, wins first
+    for move in [(width - 2, height - 1), (2, 2), (width - 3, height - 1), (3, 3)]:
+        board.push(move)
+    board.push((width - 4, height - 1))
+    result = think(board, Limit(time_ms=300))
+    assert result.move == (4, 4)
+    assert result.mate == 1
+
+
+@pytest.mark.parametrize("time_ms", [50, 300, 1000])
+def test_time_limit_is_honoured(time_ms: int) -> None:
+    board = middle_game()
+    started = time.perf_counter()
+    result = think(board, Limit(time_ms=time_ms))
+    assert time.perf_counter() - started < time_ms / 1000 + MARGIN_S
+    assert board.is_legal(result.move)
+
+
+def test_large_board_time_limit() -> None:
+    board = middle_game(size=64)
+    started = time.perf_counter()
+    think(board, Limit(time_ms=200))
+    assert time.perf_counter() - started < 0.2 + MARGIN_S
+
+
+def test_stop_event_ends_the_search() -> None:
+    board = middle_game()
+    stop = threading.Event()
+    threading.Timer(0.2, stop.set).start()
+    started = time.perf_counter()
+    result = think(board, Limit(time_ms=60_000), stop=stop)
+    assert time.perf_counter() - started < 0.2 + MARGIN_S
+    assert board.is_legal(result.move)
+
+
+def test_node_limit_is_deterministic() -> None:
+    board = middle_game(Rule.RENJU, seed=5)
+    first = think(board, Limit(nodes=20_000), seed=1)
+    second = think(board, Limit(nodes=20_000), seed=1)
+    assert (first.move, first.score, first.depth, first.pv, first.nodes) == (
+        second.move, second.score, second.depth, second.pv, second.nodes,
+    )
+    assert first.nodes <= 20_000 + 256
+
+
+def test_on_info_reports_each_depth() -> None:
+    infos: list[SearchInfo] = []
+    result = think(middle_game(), Limit(depth=4), on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4]
+    assert result.depth == 4
+    assert infos[-1].pv[0] == result.move
+    assert all(i.nodes > 0 for i in infos)
+
+
+def test_greedy_level_blocks_a_four_and_takes_a_five() -> None:
+    level = get_level(1).limit_for(1000)
+    board = position("g9 a15 o15 o1", "h9 i9 j9 k9")
+    assert think(board, level).move == stones("l9")[0]
+    board = position("h8 i8 j8 k8", "h10 i10 j10 a1")
+    assert think(board, level).move in stones("g8 l8")
+
+
+def test_greedy_level_breaks_ties_at_random_but_reproducibly() -> None:
+    board = Board(15)
+    board.push((7, 7))
+    moves = {think(board, Limit(depth=0), seed=s).move for s in range(30)}
+    assert len(moves) > 1  # the eight neighbours score alike
+    assert all(max(abs(x - 7), abs(y - 7)) == 1 for x, y in moves)
+    assert think(board, Limit(depth=0), seed=4).move == think(board, Limit(depth=0), seed=4).move
+
+
+@pytest.mark.parametrize("number", range(1, 9))
+def test_every_level_plays(number: int) -> None:
+    board = middle_game(seed=number)
+    result = think(board, get_level(number).limit_for(300))
+    assert board.is_legal(result.move)
+
+
+def test_analyse_returns_distinct_moves_best_first() -> None:
+    board = middle_game(seed=2)
+    results = analyse(board, Limit(depth=3), multipv=4)
+    assert len(results) == 4
+    assert len({r.move for r in results}) == 4
+    assert all(board.is_legal(r.move) for r in results)
+    scores = [r.score for r in results]
+    assert scores == sorted(scores, reverse=True)
+    assert results[0].move == think(board, Limit(depth=3)).move
+
+
+def test_analyse_with_few_candidates() -> None:
+    board = position("g9 a15 o15 o1", "h9 i9 j9 k9")  # one move saves black
+    results = analyse(board, Limit(depth=2), multipv=3)
+    assert results[0].move == stones("l9")[0]
+    assert len({r.move for r in results}) == len(results) >= 1
+
+
+def test_white_to_move_uses_white_stones() -> None:
+    board = position("h8 i8 j8 k8 a15", "g8 a1 o1 o15")
+    assert board.to_move is Color.WHITE
+    assert think(board, Limit(depth=0)).move == stones("l8")[0]

@@ -11,7 +11,7 @@ SRC = Path(gridgames.__file__).parent
 FORBIDDEN_FOR_CORE = {
     "gridgames.cli", "gridgames.web", "gridgames.store", "gridgames.gomoku.match",
     "gridgames.gomoku.gomocup", "fastapi", "starlette", "uvicorn", "pydantic", "sqlite3",
-    "sqlalchemy", "argparse", "curses", "readline", "pexpect", "httpx", "platformdirs",
+    "sqlalchemy", "argparse", "curses", "readline", "pexpect", "httpx",
 }
 
 

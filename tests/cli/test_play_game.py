@@ -131,7 +131,7 @@ def test_settings_menu_changes_every_setting():
         "3", "3", "4", "70", "30", "",  # another size: bad width, width 30, height kept
         "4", "2",             # level 2
         "5", "",              # time kept
-        "6", "ab", "", "@", "+",  # a bad symbol first
+        "6", "ab", "@", "+",  # a bad symbol is refused at once
         "7", "0.25",
         "8",
     ])
@@ -141,7 +141,7 @@ def test_settings_menu_changes_every_setting():
     assert (settings.width, settings.height) == (30, 15)
     assert "4 is out of range: enter a number from 5 to 64." in console.output
     assert settings.level == 2 and settings.seconds_per_move == 3.0
-    assert "Cannot use those symbols: 'ab' is not a single visible character." in console.output
+    assert "Cannot use that symbol: 'ab' is not a single visible character." in console.output
     assert settings.symbols == ("@", "+") and settings.pause == 0.25
 
 

@@ -8,24 +8,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import wait_for
+from web_helpers import GAMES, new_game, play, wait_for
 
-GAMES = "/api/gomoku/games"
 # Black's five along row 4 on a 9 × 9 board, white answering on row 0.
 BLACK_WINS = [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]
-
-
-def new_game(client: TestClient, **settings: Any) -> dict[str, Any]:
-    body = {"width": 9, "height": 9, "black": "human", "white": "human", **settings}
-    response = client.post(GAMES, json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play(client: TestClient, game_id: str, x: int, y: int) -> dict[str, Any]:
-    response = client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y})
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def assert_error(response: Any, status: int, code: str) -> None:

@@ -5,21 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-
-GAMES = "/api/gomoku/games"
-
-
-def new_game(client: TestClient, **settings: Any) -> dict[str, Any]:
-    body = {"width": 15, "height": 15, "black": "human", "white": "computer", **settings}
-    response = client.post(GAMES, json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play(client: TestClient, game_id: str, x: int, y: int) -> dict[str, Any]:
-    response = client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y})
-    assert response.status_code == 200, response.text
-    return response.json()
+from web_helpers import GAMES, new_game, play
 
 
 def receive_until(ws: Any, done: Any) -> list[dict[str, Any]]:
@@ -52,7 +38,7 @@ def assert_progress_is_current(messages: list[dict[str, Any]]) -> list[dict[str,
 
 
 def test_progress_streams_during_the_search(client: TestClient) -> None:
-    game_id = new_game(client, level=7, time_ms=1000)["id"]
+    game_id = new_game(client, width=15, height=15, white="computer", level=7, time_ms=1000)["id"]
     with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         play(client, game_id, 7, 7)
@@ -64,7 +50,7 @@ def test_progress_streams_during_the_search(client: TestClient) -> None:
 
 
 def test_no_stale_progress_after_undo(client: TestClient) -> None:
-    game_id = new_game(client, level=8, time_ms=3000)["id"]
+    game_id = new_game(client, width=15, height=15, white="computer", level=8, time_ms=3000)["id"]
     with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         play(client, game_id, 7, 7)

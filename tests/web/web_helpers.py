@@ -15,6 +15,22 @@ from typing import Any
 import httpx
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+GAMES = "/api/gomoku/games"
+
+
+def new_game(client: Any, **settings: Any) -> dict[str, Any]:
+    """Create a game (9 × 9, two humans unless ``settings`` say otherwise)."""
+    body = {"width": 9, "height": 9, "black": "human", "white": "human", **settings}
+    response = client.post(GAMES, json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def play(client: Any, game_id: str, x: int, y: int) -> dict[str, Any]:
+    """Play a move that must be accepted."""
+    response = client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y})
+    assert response.status_code == 200, response.text
+    return response.json()
 
 
 def wait_for(client: Any, game_id: str, done: Callable[[dict[str, Any]], bool],

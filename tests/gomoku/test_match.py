@@ -56,6 +56,16 @@ def test_error_bar_matches_a_hand_computation() -> None:
     stats = MatchStats(wins=30, losses=20, draws=10)
     assert stats.elo == pytest.approx(58.45, abs=0.01)
     assert stats.elo_error == pytest.approx((144.621 + 21.023) / 2, abs=0.002)
+    low, high = stats.elo_interval
+    assert low == pytest.approx(-21.023, abs=0.002) and high == pytest.approx(144.621, abs=0.002)
+
+
+def test_a_lopsided_score_keeps_its_finite_bound() -> None:
+    # 2-18: score 0.1, standard error sqrt(0.09/20) = 0.0670820; bounds
+    # 0.1 -+ 0.1314782: the lower one is below 0 (-inf Elo), the upper 0.2314782 is -208.458.
+    low, high = MatchStats(wins=2, losses=18).elo_interval
+    assert low == -math.inf and high == pytest.approx(-208.458, abs=0.002)
+    assert MatchStats(wins=2, losses=18).elo_error == math.inf
 
 
 def test_all_draws_have_no_spread() -> None:

@@ -100,15 +100,25 @@ class MatchStats:
         return math.sqrt(variance / n)
 
     @property
+    def elo_interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of :attr:`elo` (infinite where the score's reaches 0 or 1).
+
+        >>> low, high = MatchStats(wins=2, losses=18).elo_interval
+        >>> low, round(high, 1)
+        (-inf, -208.5)
+        """
+        if self.games == 0:
+            return -math.inf, math.inf
+        deviation = _Z95 * self._stdev()
+        return elo_from_score(self.score - deviation), elo_from_score(self.score + deviation)
+
+    @property
     def elo_error(self) -> float:
         """Half the width of the 95% confidence interval of :attr:`elo` (as cutechess-cli)."""
-        if self.games == 0:
+        low, high = self.elo_interval
+        if math.isinf(low) or math.isinf(high):
             return math.inf
-        deviation = _Z95 * self._stdev()
-        low, high = self.score - deviation, self.score + deviation
-        if low <= 0.0 or high >= 1.0:
-            return math.inf
-        return (elo_from_score(high) - elo_from_score(low)) / 2
+        return (high - low) / 2
 
     def add(self, points: float) -> None:
         """Count one game: 1 a win, 0.5 a draw, 0 a loss."""
@@ -382,7 +392,9 @@ class MatchReport:
         lines = [
             f"Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
             f"[{stats.score:.3f}] {stats.games}",
-            f"Elo difference: {_fmt_elo(stats.elo)} +/- {_fmt_elo(stats.elo_error, sign=False)}",
+            f"Elo difference: {_fmt_elo(stats.elo)} +/- {_fmt_elo(stats.elo_error, sign=False)}"
+            f" (95% interval {_fmt_elo(stats.elo_interval[0])} to "
+            f"{_fmt_elo(stats.elo_interval[1])})",
         ]
         errors = sum(1 for r in self.results if r.errors)
         if errors:

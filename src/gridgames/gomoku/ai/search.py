@@ -180,6 +180,20 @@ def _sort_by_value(pos, ply, n, color):
         values[j + 1] = v
 
 
+@njit(cache=True, nogil=True)
+def _block_that_is_a_four(pos, me):
+    """The attacker's move when the opponent threatens a five: the single block,
+    if it is also a four of ours (a threat search goes on only with fours);
+    -1 when there is no such move."""
+    opp = 3 - me
+    if pos.class_count[opp - 1, C_FIVE] > 1:
+        return -1
+    block = _five_cell(pos, opp)
+    if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+        return -1
+    return block
+
+
 # ---------------------------------------------------------------------------
 # VCF: victory by continuous fours
 
@@ -226,11 +240,8 @@ def vcf(pos, ply, depth_left, attacker):
     if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
         return 0
     if pos.class_count[opp - 1, C_FIVE] > 0:
-        # the only move is the block, and it must be a four of ours
-        if pos.class_count[opp - 1, C_FIVE] > 1:
-            return 0
-        block = _five_cell(pos, opp)
-        if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+        block = _block_that_is_a_four(pos, me)
+        if block < 0:
             return 0
         moves[0] = block
         n = 1
@@ -305,10 +316,8 @@ def vct(pos, ply, depth_left, attacker):
         return 0
     moves = pos.move_buf[ply]
     if pos.class_count[opp - 1, C_FIVE] > 0:
-        if pos.class_count[opp - 1, C_FIVE] > 1:
-            return 0
-        block = _five_cell(pos, opp)
-        if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+        block = _block_that_is_a_four(pos, me)
+        if block < 0:
             return 0
         moves[0] = block
         n = 1

@@ -3,8 +3,9 @@
     python benchmarks/engine_levels.py                      # adjacent levels, 20 games each
     python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 1-2 4-8
     python benchmarks/engine_levels.py --pairs --self-ms 1000   # max level: 1 s vs 0.1 s
+    python benchmarks/engine_levels.py --pairs n200000-n25000    # bare limits (n, t, d)
 
-Games start from varied three-stone openings; each opening is played twice with the
+Games start from the shipped balanced openings; each opening is played twice with the
 colours swapped. ``--scale`` multiplies every level's time and node budget (the top
 levels think for seconds otherwise), keeping their order. Prints wins/losses/draws per pairing
 from the first-named side.
@@ -19,19 +20,15 @@ from dataclasses import replace
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, get_level, think, warm_up
+from gridgames.gomoku.gomocup.openings import default_openings
+from gridgames.gomoku.notation import parse_position
 
 
 def openings(count: int, seed: int) -> list[list[tuple[int, int]]]:
-    rng = random.Random(seed)
-    result = []
-    while len(result) < count:
-        moves = [(7, 7)]
-        while len(moves) < 3:
-            point = (7 + rng.randint(-2, 2), 7 + rng.randint(-2, 2))
-            if point not in moves:
-                moves.append(point)
-        result.append(moves)
-    return result
+    """``count`` of the shipped balanced openings, in an order set by ``seed``."""
+    shipped = default_openings()
+    random.Random(seed).shuffle(shipped)
+    return [parse_position(shipped[i % len(shipped)], 15, 15) for i in range(count)]
 
 
 def play(opening: list[tuple[int, int]], black: Limit, white: Limit, rule: Rule,
@@ -74,10 +71,18 @@ def scaled(number: int, factor: float) -> Limit:
     return limit
 
 
+def limit_of(spec: str, factor: float) -> Limit:
+    """A level number, or a bare limit: ``n25000`` (nodes), ``t500`` (ms), ``d3`` (depth)."""
+    kinds = {"n": "nodes", "t": "time_ms", "d": "depth"}
+    if spec[0] in kinds:
+        return Limit(**{kinds[spec[0]]: int(spec[1:])})
+    return scaled(int(spec), factor)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--scale", type=float, default=0.1,
+    parser.add_argument("--scale", type=float, default=1.0,
                         help="factor on every level's time and nodes per move")
     parser.add_argument("--pairs", nargs="*", default=["1-2", "2-3", "3-4", "4-5", "5-6", "6-7",
                                                        "7-8"])
@@ -90,9 +95,9 @@ def main() -> None:
     print(f"level matches, {args.games} games a pairing, level budgets x{args.scale}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}; W/L/D for the first-named side")
     for pair in args.pairs:
-        a, b = (int(n) for n in pair.split("-"))
-        match(f"level {a} vs level {b}", scaled(a, args.scale),
-              scaled(b, args.scale), args.games, rule, args.seed)
+        a, b = pair.split("-")
+        match(f"{a} vs {b}", limit_of(a, args.scale), limit_of(b, args.scale), args.games,
+              rule, args.seed)
     if args.self_ms:
         top = get_level("max")
         match(f"max {args.self_ms} ms vs {args.self_ms // 10} ms", top.limit_for(args.self_ms),

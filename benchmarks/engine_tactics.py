@@ -33,7 +33,7 @@ MIN_PLIES = 7  # wins shorter than four moves of the attacker are too easy
 
 
 def load_position(board: Board) -> P.Position:
-    pos = P.new_position(board.width, board.height, board.rule.code, tt_bits=10)
+    pos = P.new_position(board.width, board.height, board.rule.code, P.new_table(10))
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
     return pos

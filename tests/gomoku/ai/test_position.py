@@ -16,7 +16,7 @@ STATE = ("cells", "grid", "keys", "shape", "combo", "near", "class_count")
 
 
 def fresh(board: Board) -> P.Position:
-    pos = P.new_position(board.width, board.height, board.rule.code, tt_bits=4)
+    pos = P.new_position(board.width, board.height, board.rule.code, P.new_table(4))
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
     return pos

@@ -42,6 +42,28 @@ def _threat_budget(limit: Limit) -> int:
     return max(min(budgets), 1)
 
 
+class SearchMemory:
+    """Transposition tables kept from one search to the next, one per board size and rule.
+
+    Pass the same memory to every ``think`` of a game: positions searched for
+    the previous move are then known at once. Only searches bounded by time
+    alone use it, so node- and depth-limited searches (the levels below the top)
+    stay reproducible. ``shared`` tables are filled in by forked processes too.
+    """
+
+    def __init__(self, *, shared: bool = False) -> None:
+        self.shared = shared
+        self._tables: dict[tuple[int, int, int], np.ndarray] = {}
+
+    def table(self, board: Board) -> np.ndarray:
+        key = (board.width, board.height, board.rule.code)
+        table = self._tables.get(key)
+        if table is None:
+            self._tables.clear()  # one table at a time: each is 16 MB
+            table = self._tables[key] = P.new_table(shared=self.shared)
+        return table
+
+
 class StopSignal(Protocol):
     def is_set(self) -> bool: ...
 
@@ -92,11 +114,13 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
 
 
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
-          on_info: InfoCallback | None = None, seed: int | None = None) -> SearchResult:
+          on_info: InfoCallback | None = None, seed: int | None = None,
+          memory: SearchMemory | None = None) -> SearchResult:
     """Choose a move for the side to move on ``board`` within ``limit``.
 
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
     returned promptly. ``on_info`` is called after each completed search depth.
+    ``memory`` carries what earlier searches learnt (see :class:`SearchMemory`).
     """
     started = time.perf_counter()
     _check_playable(board)
@@ -105,11 +129,12 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
         return _result(centre, 0, None, 0, (centre,), 0, started)
     if limit.is_greedy:
         return _greedy(board, seed, started)
-    return _search(board, limit, stop, on_info, 1, started)[0]
+    return _search(board, limit, stop, on_info, 1, started, memory)[0]
 
 
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
-            stop: StopSignal | None = None) -> list[SearchResult]:
+            stop: StopSignal | None = None,
+            memory: SearchMemory | None = None) -> list[SearchResult]:
     """The ``multipv`` best moves for the side to move, best first."""
     started = time.perf_counter()
     _check_playable(board)
@@ -117,7 +142,7 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
         raise ValueError(f"multipv must be 1 or more, got {multipv}")
     if limit.is_greedy:
         limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
-    results = _search(board, limit, stop, None, multipv, started)
+    results = _search(board, limit, stop, None, multipv, started, memory)
     return sorted(results, key=lambda r: r.score, reverse=True)
 
 
@@ -170,8 +195,8 @@ def _mate_moves(score: int) -> int | None:
     return None
 
 
-def _load(board: Board) -> P.Position:
-    pos = P.new_position(board.width, board.height, board.rule.code)
+def _load(board: Board, tt: np.ndarray | None) -> P.Position:
+    pos = P.new_position(board.width, board.height, board.rule.code, tt)
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
     return pos
@@ -193,10 +218,12 @@ def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -
 
 
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
-            multipv: int, started: float) -> list[SearchResult]:
+            multipv: int, started: float, memory: SearchMemory | None
+            ) -> list[SearchResult]:
     if limit.time_ms is None and limit.nodes is None and limit.depth is None:
         limit = Limit(time_ms=DEFAULT_TIME_MS)
-    pos = _load(board)
+    reproducible = limit.nodes is not None or limit.depth is not None
+    pos = _load(board, None if memory is None or reproducible else memory.table(board))
     info = pos.info
     if limit.nodes is not None:
         info[P.I_NODE_LIMIT] = max(limit.nodes, 1)

@@ -17,6 +17,7 @@ A grid in the core layout is kept in sync, because the rule kernels
 
 from __future__ import annotations
 
+import mmap
 from typing import NamedTuple
 
 import numpy as np
@@ -34,6 +35,7 @@ from gridgames.gomoku.rules import CARO_CODE, CARO_EXACT_CODE, RENJU_CODE, WALL,
 PAD = 5
 MAX_PLY = 128
 TT_BITS = 20
+VCF_CACHE_BITS = 16
 
 # Slots of Position.info
 I_WIDTH, I_HEIGHT, I_STRIDE, I_RULE, I_CARO, I_COUNT, I_SIDE, I_HASH = range(8)
@@ -75,14 +77,29 @@ class Position(NamedTuple):
     move_buf: np.ndarray  # int32 (MAX_PLY, N)
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
     root: np.ndarray  # int32 (2, N): root moves and their scores
+    vcf_cache: np.ndarray  # int64 (2**VCF_CACHE_BITS, 2): key ^ entry, entry (see search.vcf)
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}
 _COMBO_TABLE = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE, COMBO_SUSPECT.astype(np.int32)])
 
 
-def new_position(width: int, height: int, rule_code: int, tt_bits: int = TT_BITS) -> Position:
-    """An empty engine board (stones are then added with :func:`make`)."""
+def new_table(tt_bits: int = TT_BITS, *, shared: bool = False) -> np.ndarray:
+    """A zeroed transposition table; ``shared`` puts it in memory that forked
+    processes write through to (their searches then fill the parent's table)."""
+    shape = (1 << tt_bits, 2)
+    if not shared:
+        return np.zeros(shape, dtype=np.int64)
+    memory = mmap.mmap(-1, shape[0] * shape[1] * 8)  # anonymous maps are MAP_SHARED
+    return np.frombuffer(memory, dtype=np.int64).reshape(shape)
+
+
+def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None = None
+                 ) -> Position:
+    """An empty engine board (stones are then added with :func:`make`).
+
+    ``tt`` is a table kept from earlier searches on boards of this size and rule.
+    """
     stride = width + 2 * PAD
     n = stride * (height + 2 * PAD)
     zobrist = _ZOBRIST.get(n)
@@ -106,13 +123,14 @@ def new_position(width: int, height: int, rule_code: int, tt_bits: int = TT_BITS
         zobrist=zobrist,
         line_table=line_table(rule_code),
         combo_table=_COMBO_TABLE,
-        tt=np.zeros((1 << tt_bits, 2), dtype=np.int64),
+        tt=new_table() if tt is None else tt,
         history=np.zeros((3, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
         pv=np.zeros((MAX_PLY, MAX_PLY + 1), dtype=np.int32),
         move_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
         score_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
         root=np.zeros((2, n), dtype=np.int32),
+        vcf_cache=np.zeros((1 << VCF_CACHE_BITS, 2), dtype=np.int64),
     )
     info = pos.info
     info[I_WIDTH] = width

@@ -60,6 +60,8 @@ EXACT, LOWER, UPPER = 1, 2, 3
 QUIESCENCE_VCF_DEPTH = 8
 QUIESCENCE_VCF_NODES = 400
 FUTILITY_MARGIN = 120
+# Set apart the threat searches' cache keys of each attacker.
+_VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -239,6 +241,17 @@ def vcf(pos, ply, depth_left, attacker):
         return 0
     if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
         return 0
+    key = info[I_HASH] ^ _VCF_SALT[me - 1]
+    slot = key & (pos.vcf_cache.shape[0] - 1)
+    cached = pos.vcf_cache[slot, 1]
+    # a known win holds at any depth; a known failure only as deep as it was tried
+    if (
+        ply > 0
+        and pos.vcf_cache[slot, 0] ^ cached == key
+        and cached != 0
+        and (cached & 255 > 0 or (cached >> 8) & 255 >= depth_left)
+    ):
+        return cached & 255
     if pos.class_count[opp - 1, C_FIVE] > 0:
         block = _block_that_is_a_four(pos, me)
         if block < 0:
@@ -248,20 +261,27 @@ def vcf(pos, ply, depth_left, attacker):
     else:
         n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
         _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    result = 0
     for i in range(n):
         move = np.int64(moves[i])
         if is_forbidden(pos, me, move):
             continue
         make(pos, move)
-        result = vcf(pos, ply + 1, depth_left, attacker)
+        found = vcf(pos, ply + 1, depth_left, attacker)
         unmake(pos)
-        if result > 0:
+        if found > 0:
             if ply == 0:
                 info[I_VCF_MOVE] = move
-            return result + 1
+            result = found + 1
+            break
         if info[I_ABORT] != 0:
             return 0
-    return 0
+    if result > 0 or info[I_VCF_LIMIT] == 0 or info[I_NODES] < info[I_VCF_LIMIT]:
+        # (a search cut short by its node budget proves nothing)
+        entry = min(result, 255) | depth_left << 8 | 1 << 16
+        pos.vcf_cache[slot, 0] = key ^ entry
+        pos.vcf_cache[slot, 1] = entry
+    return result
 
 
 # ---------------------------------------------------------------------------
@@ -456,26 +476,39 @@ def _pick(pos, ply, i, n):
 
 
 # ---------------------------------------------------------------------------
-# Transposition table: key, then move | score << 16 | depth << 32 | flag << 40
+# Transposition table: key ^ entry, then the entry: move | score << 16 | depth << 32 | flag << 40.
+# Storing the key xor the entry makes a half-written slot (a search process killed
+# mid-store, the table being shared) fail the key check instead of being misread.
+
+
+@njit(cache=True, nogil=True)
+def _tt_entry(pos, key):
+    """The stored entry of ``key``, or -1 when the table has none."""
+    i = key & (pos.tt.shape[0] - 1)
+    entry = pos.tt[i, 1]
+    if pos.tt[i, 0] ^ entry == key and entry != 0:
+        return entry
+    return np.int64(-1)
 
 
 @njit(cache=True, nogil=True)
 def _tt_store(pos, key, depth, score, flag, move, ply):
     i = key & (pos.tt.shape[0] - 1)
-    old = pos.tt[i, 1]
-    if pos.tt[i, 0] == key and flag != EXACT and depth < ((old >> 32) & 255) - 128:
+    old = _tt_entry(pos, key)
+    if old >= 0 and flag != EXACT and depth < ((old >> 32) & 255) - 128:
         return
     if score >= MATE_BOUND:
         score += ply
     elif score <= -MATE_BOUND:
         score -= ply
-    pos.tt[i, 0] = key
-    pos.tt[i, 1] = (
+    entry = (
         (move & 0xFFFF)
         | ((score + 32768) & 0xFFFF) << 16
         | ((depth + 128) & 255) << 32
         | flag << 40
     )
+    pos.tt[i, 0] = key ^ entry
+    pos.tt[i, 1] = entry
 
 
 # ---------------------------------------------------------------------------
@@ -541,9 +574,8 @@ def negamax(pos, alpha, beta, depth, ply):
                 if plies > 0:
                     return MATE - ply - plies
             return evaluate(pos)
-        i = key & (pos.tt.shape[0] - 1)
-        if pos.tt[i, 0] == key:
-            entry = pos.tt[i, 1]
+        entry = _tt_entry(pos, key)
+        if entry >= 0:
             tt_move = entry & 0xFFFF
             if not pv_node and ((entry >> 32) & 255) - 128 >= depth:
                 score = ((entry >> 16) & 0xFFFF) - 32768

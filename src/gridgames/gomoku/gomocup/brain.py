@@ -60,7 +60,7 @@ from gridgames.gomoku.gomocup.protocol import (
 )
 
 if TYPE_CHECKING:
-    from gridgames.gomoku.ai import Level, Limit, SearchInfo, SearchResult
+    from gridgames.gomoku.ai import Level, Limit, SearchInfo, SearchMemory, SearchResult
     from gridgames.gomoku.ai.engine import StopSignal
 
 Point = tuple[int, int]
@@ -147,6 +147,7 @@ class Brain:
         self._needs_warm_up = warm_up
         self._block: tuple[str, list[str]] | None = None
         self._rng = random.Random(seed)
+        self._memory: SearchMemory | None = None
 
     # -- entry point -----------------------------------------------------------
 
@@ -430,15 +431,25 @@ class Brain:
 
         return think(board, Limit(depth=0), seed=self._rng.randrange(1 << 30)).move
 
+    def _search_memory(self) -> SearchMemory:
+        """The engine's tables, kept from move to move (forked searches write into them)."""
+        if self._memory is None:
+            from gridgames.gomoku.ai import SearchMemory
+
+            self._memory = SearchMemory(shared=self.worker)
+        return self._memory
+
     def _think(self, board: Board, received: float) -> Point:
         from gridgames.gomoku.ai import think
 
         budget = self._budget_now(board, received)
         limit = self.limit_for(budget)
         seed = self._rng.randrange(1 << 30)
+        memory = self._search_memory()
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
-            return think(board, limit, stop=stop, on_info=on_info, seed=seed).move
+            return think(board, limit, stop=stop, on_info=on_info, seed=seed,
+                         memory=memory).move
 
         return self._compute(task, lambda: self._quick_move(board), received,
                              instant=budget <= 0)
@@ -458,9 +469,10 @@ class Brain:
         self._check_playable(board)
         budget = self._budget_now(board, received)
         limit = self.limit_for(budget)
+        memory = self._search_memory()
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> list[SearchResult]:
-            return analyse(board, limit, multipv=count, stop=stop)
+            return analyse(board, limit, multipv=count, stop=stop, memory=memory)
 
         def fallback() -> list[SearchResult]:
             from gridgames.gomoku.ai import Limit, think

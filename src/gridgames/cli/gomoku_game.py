@@ -6,6 +6,7 @@ into board calls and shows the board's state.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
@@ -30,7 +31,7 @@ from .gomoku_view import (
 )
 
 if TYPE_CHECKING:
-    from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult
+    from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
 
 PAUSE_ENV = "GRIDGAMES_PAUSE"
 DEFAULT_PAUSE = 1.0
@@ -133,18 +134,27 @@ class Console:
             sys.stdout.flush()
 
 
+@functools.cache
+def search_memory() -> SearchMemory:
+    """The engine's tables, kept from move to move for the whole program."""
+    from gridgames.gomoku.ai import SearchMemory
+
+    return SearchMemory()
+
+
 def think(console: Console, board: Board, limit: Limit, activity: str) -> SearchResult:
     """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress."""
     from gridgames.gomoku import ai
 
     position = board.copy()  # the engine may play moves on its board while searching
     if not console.is_tty:
-        return ai.think(position, limit)
+        return ai.think(position, limit, memory=search_memory())
     stop = Event()
     infos: list[SearchInfo] = []
     spinner = itertools.cycle("|/-\\")
     with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(ai.think, position, limit, stop=stop, on_info=infos.append)
+        future = pool.submit(ai.think, position, limit, stop=stop, on_info=infos.append,
+                             memory=search_memory())
         try:
             while True:
                 try:

@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from gridgames.gomoku import Board, Point, Rule
-from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult
+from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -75,17 +75,26 @@ def _ping() -> bool:
     return True
 
 
+# This worker's search tables, kept from move to move (one game after another
+# shares them; what is stored about one position is true in any game).
+_memory: SearchMemory | None = None
+
+
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
            limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
     from gridgames.gomoku.ai import think
 
+    global _memory
+    if _memory is None:
+        _memory = SearchMemory()
     board = Board(width, height, rule=Rule(rule))
     board.push_many(moves)
     on_info = None
     if job is not None and _progress is not None:
         def on_info(info: SearchInfo) -> None:
             _progress.put((job, info))
-    return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed)
+    return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed,
+                 memory=_memory)
 
 
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:

@@ -69,3 +69,11 @@ def test_a_shared_table_is_filled_by_a_forked_search() -> None:
             os._exit(0)
     os.waitpid(pid, 0)
     assert filled(table) > 1000
+
+
+def test_clear_forgets_everything() -> None:
+    board = game("h8 i8 i6 h6 i5")
+    memory = SearchMemory()
+    think(board, Limit(time_ms=100), memory=memory)
+    memory.clear()
+    assert filled(memory.table(board)) == 0

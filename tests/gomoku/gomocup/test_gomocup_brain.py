@@ -367,6 +367,17 @@ def test_stop_when_idle_and_hash_and_info(talk: Talk) -> None:
     assert replies and all(r.startswith("MESSAGE") for r in replies)
 
 
+def test_tables_are_kept_between_moves_until_hash_clear(talk: Talk) -> None:
+    assert talk("START 15", "INFO timeout_turn 400") == ["OK"]
+    talk("BEGIN")
+    talk("TURN 8,8")
+    brain = talk.brain  # type: ignore[attr-defined]
+    table = brain._search_memory().table(brain.board)
+    assert (table[:, 1] != 0).sum() > 100
+    talk("YXHASHCLEAR")
+    assert (table[:, 1] != 0).sum() == 0
+
+
 def test_search_messages_while_thinking(talk: Talk) -> None:
     talk("START 15", "INFO timeout_turn 300")
     replies = talk("TURN 7,7", messages=True)

@@ -63,6 +63,11 @@ class SearchMemory:
             table = self._tables[key] = P.new_table(shared=self.shared)
         return table
 
+    def clear(self) -> None:
+        """Forget everything (in place, so forked searches still share the tables)."""
+        for table in self._tables.values():
+            table.fill(0)
+
 
 class StopSignal(Protocol):
     def is_set(self) -> bool: ...

@@ -646,7 +646,8 @@ class Brain:
         self.write(format_forbid(board.forbidden_points()))
 
     def _hash_clear(self, args: str, received: float) -> None:
-        # The engine starts every search with a fresh table: nothing is kept between moves.
+        if self._memory is not None:
+            self._memory.clear()
         self.write("MESSAGE hash table cleared")
 
     def _show_info(self, args: str, received: float) -> None:
@@ -746,7 +747,7 @@ def _exit_soon(sink: TextIO, after: float = 0.8) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--level", help="cap the strength at a level (1..8, 'max'); "
+    parser.add_argument("--level", help="cap the strength at a level (1..7, 'max'); "
                         "default: use all the time the manager gives")
     parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
 

@@ -130,7 +130,7 @@ def test_computer_opens_as_black(client: TestClient) -> None:
 
 
 def test_move_and_undo_while_the_computer_thinks(client: TestClient) -> None:
-    game_id = new_game(client, white="computer", level=8, time_ms=5000)["id"]
+    game_id = new_game(client, white="computer", level=7, time_ms=5000)["id"]
     state = play(client, game_id, 4, 4)
     assert state["thinking"] is True
     assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0}),

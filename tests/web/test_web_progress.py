@@ -50,7 +50,7 @@ def test_progress_streams_during_the_search(client: TestClient) -> None:
 
 
 def test_no_stale_progress_after_undo(client: TestClient) -> None:
-    game_id = new_game(client, width=15, height=15, white="computer", level=8, time_ms=3000)["id"]
+    game_id = new_game(client, width=15, height=15, white="computer", level=7, time_ms=3000)["id"]
     with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         play(client, game_id, 7, 7)

@@ -10,7 +10,7 @@ import pytest
 from ai_helpers import position, stones
 
 from gridgames.gomoku import Board, Color, Rule
-from gridgames.gomoku.ai import Limit, SearchInfo, analyse, get_level, think
+from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, analyse, get_level, think
 
 MARGIN_S = 0.35  # generous: a shared, busy machine
 
@@ -162,7 +162,7 @@ def test_greedy_level_breaks_ties_at_random_but_reproducibly() -> None:
     assert think(board, Limit(depth=0), seed=4).move == think(board, Limit(depth=0), seed=4).move
 
 
-@pytest.mark.parametrize("number", range(1, 9))
+@pytest.mark.parametrize("number", range(1, MAX_LEVEL + 1))
 def test_every_level_plays(number: int) -> None:
     board = middle_game(seed=number)
     result = think(board, get_level(number).limit_for(300))

@@ -28,6 +28,9 @@ TIME_MARGIN_MS = 15
 ROOT_VCF_DEPTH = 40
 ROOT_VCT_DEPTH = 10
 ASPIRATION = 60  # half-width of the first root window, centi-stones
+# Share of the time after which no new depth is started. An unfinished depth is
+# still worth its time: the moves it proves better than the last best are taken.
+LAST_ITERATION_START = 0.9
 
 
 def _threat_budget(limit: Limit) -> int:
@@ -299,7 +302,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 break
             if deadline is not None:
                 elapsed = time.perf_counter() - started
-                if elapsed > 0.5 * (deadline - started):
+                if elapsed > LAST_ITERATION_START * (deadline - started):
                     break
         if len(done) < n_lines:  # stopped before the first iteration finished
             taken = {r.move for r in done}

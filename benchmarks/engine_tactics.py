@@ -44,7 +44,7 @@ def threat_win(board: Board, *, vct: bool, nodes: int = PROOF_NODES) -> int:
     pos = load_position(board)
     pos.info[P.I_VCF_LIMIT] = nodes
     side = int(pos.info[P.I_SIDE])
-    plies = int(S.vcf(pos, 0, 40, side))
+    plies = int(S.vcf(pos, 0, 40, side, 1))
     if plies == 0 and vct:
         plies = int(S.vct(pos, 0, 12, side))
     return plies
@@ -57,7 +57,7 @@ def attacker_still_wins(board: Board, nodes: int = PROOF_NODES) -> bool:
     pos = load_position(board)
     pos.info[P.I_VCF_LIMIT] = nodes
     attacker = 3 - int(pos.info[P.I_SIDE])
-    if S.vcf(pos, 0, 40, attacker) > 0:
+    if S.vcf(pos, 0, 40, attacker, 1) > 0:
         return True
     return int(S.vct(pos, 0, 12, attacker)) > 0
 
@@ -67,7 +67,7 @@ def opponent_vcf(board: Board, nodes: int = 200_000) -> int:
     pos = load_position(board)
     pos.info[P.I_SIDE] = 3 - pos.info[P.I_SIDE]
     pos.info[P.I_VCF_LIMIT] = nodes
-    return int(S.vcf(pos, 0, 40, int(pos.info[P.I_SIDE])))
+    return int(S.vcf(pos, 0, 40, int(pos.info[P.I_SIDE]), 1))
 
 
 def only_defence(board: Board) -> tuple[int, int] | None:

@@ -6,9 +6,14 @@ import pytest
 
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.notation import parse_position
 
 LIMIT = Limit(time_ms=3000)
+
+# Black wins by fours that each make nothing on another line at first, but build one up.
+PLAIN_FOURS_WIN = "h8f6i9h7j8g8j10g7h10g11i10g10g9i7"
 
 WINS = [
     # (rule, moves) where the side to move wins by continuous fours (VCF) or threats (VCT)
@@ -18,6 +23,7 @@ WINS = [
     ("freestyle", "h8i7h9i6j7g7i8g10h7h6k6l5j8g8k8l8g9j4i5l6h10h11l7f9i12k5m7k7j9e8d7i3h2g6"),
     ("freestyle", "h8j7h10j9j10i8g7i9g9k10h7l11m12h9g10k9l9k6l5k8k7k12k11g8"),
     ("caro", "h8f7i8f8g7f6f10f9f5g9g6h7g5g8g4g3i6"),
+    ("caro", PLAIN_FOURS_WIN),
 ]
 
 DEFENCES = [
@@ -33,6 +39,16 @@ def board_of(rule: str, moves: str) -> Board:
     board = Board(15, rule=Rule.from_name(rule))
     board.push_many(parse_position(moves, 15, 15))
     return board
+
+
+def test_only_the_full_vcf_solver_sees_a_win_by_plain_fours() -> None:
+    board = board_of("caro", PLAIN_FOURS_WIN)
+    pos = P.new_position(15, 15, board.rule.code, P.new_table(10))
+    for point in board.move_stack:
+        P.make(pos, P.cell_index(pos, point))
+    black = int(pos.info[P.I_SIDE])
+    assert S.vcf(pos, 0, 40, black, 1) > 0  # every four: the root solver
+    assert S.vcf(pos, 0, 40, black, 0) == 0  # the leaf solver's shortcut misses it
 
 
 @pytest.mark.parametrize(("rule", "moves"), WINS)

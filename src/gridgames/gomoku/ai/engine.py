@@ -259,7 +259,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             # threat-space search first: a forced win by fours, then by fours and threes
             info[P.I_VCF_LIMIT] = _threat_budget(limit)
             side = int(info[P.I_SIDE])
-            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side))
+            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
             if plies == 0 and not info[P.I_ABORT]:
                 plies = int(S.vct(pos, 0, ROOT_VCT_DEPTH, side))
             info[P.I_VCF_LIMIT] = 0

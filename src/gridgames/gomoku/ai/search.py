@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from gridgames.gomoku.ai.patterns import (
+    B3,
     B4,
     C_BLOCK4,
     C_BLOCK4_FLEX3,
@@ -35,6 +36,7 @@ from gridgames.gomoku.ai.position import (
     I_ROOT_BEST,
     I_ROOT_BEST_SCORE,
     I_ROOT_COUNT,
+    I_RULE,
     I_SELDEPTH,
     I_SIDE,
     I_STAMP,
@@ -52,6 +54,7 @@ from gridgames.gomoku.ai.position import (
     make,
     unmake,
 )
+from gridgames.gomoku.rules import RENJU_CODE
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -60,8 +63,9 @@ EXACT, LOWER, UPPER = 1, 2, 3
 QUIESCENCE_VCF_DEPTH = 8
 QUIESCENCE_VCF_NODES = 400
 FUTILITY_MARGIN = 120
-# Set apart the threat searches' cache keys of each attacker.
-_VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F], dtype=np.int64)
+# Set apart the threat searches' cache keys of each attacker and each kind of search.
+_VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908,
+                      0x3C6EF372FE94F82B], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -201,12 +205,33 @@ def _block_that_is_a_four(pos, me):
 
 
 @njit(cache=True, nogil=True)
-def vcf(pos, ply, depth_left, attacker):
+def _keep_fruitful_fours(pos, me, moves, n):
+    """Drop the fours that lead nowhere: a four whose stone makes no three or four on
+    another line creates no new four, and its block is forced, so a chain of fours
+    never needs it (white in renju excepted: a block there may be forbidden)."""
+    kept = 0
+    c = me - 1
+    for i in range(n):
+        idx = moves[i]
+        lines = 0
+        for d in range(4):
+            if pos.shape[c, idx * 4 + d] >= B3:
+                lines += 1
+        if lines >= 2 or pos.combo_table[T_CLASS, pos.combo[c, idx]] >= C_FLEX4:
+            moves[kept] = idx
+            kept += 1
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def vcf(pos, ply, depth_left, attacker, every_four):
     """Plies to the attacker's five by continuous fours, or 0 if none is found.
 
     ``attacker`` is the side to move, or the side that has just made a four
     (then the defender must block it). At ply 0 the winning first move is left
-    in ``info[I_VCF_MOVE]``.
+    in ``info[I_VCF_MOVE]``. With ``every_four`` 0 (the fast leaf search) fours
+    that make nothing on another line are skipped: wins that need several of
+    them to build up a new line are missed.
     """
     info = pos.info
     me = info[I_SIDE]
@@ -226,7 +251,7 @@ def vcf(pos, ply, depth_left, attacker):
                 longest = max(longest, 2)  # black may not block there
                 continue
             make(pos, block)
-            result = vcf(pos, ply + 1, depth_left - 1, attacker)
+            result = vcf(pos, ply + 1, depth_left - 1, attacker, every_four)
             unmake(pos)
             if result == 0:
                 return 0
@@ -241,7 +266,7 @@ def vcf(pos, ply, depth_left, attacker):
         return 0
     if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
         return 0
-    key = info[I_HASH] ^ _VCF_SALT[me - 1]
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
     slot = key & (pos.vcf_cache.shape[0] - 1)
     cached = pos.vcf_cache[slot, 1]
     # a known win holds at any depth; a known failure only as deep as it was tried
@@ -260,6 +285,8 @@ def vcf(pos, ply, depth_left, attacker):
         n = 1
     else:
         n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
+        if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
+            n = _keep_fruitful_fours(pos, me, moves, n)
         _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
     result = 0
     for i in range(n):
@@ -267,7 +294,7 @@ def vcf(pos, ply, depth_left, attacker):
         if is_forbidden(pos, me, move):
             continue
         make(pos, move)
-        found = vcf(pos, ply + 1, depth_left, attacker)
+        found = vcf(pos, ply + 1, depth_left, attacker, every_four)
         unmake(pos)
         if found > 0:
             if ply == 0:
@@ -569,7 +596,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 cap = info[I_NODES] + QUIESCENCE_VCF_NODES
                 if saved_limit == 0 or cap < saved_limit:
                     info[I_VCF_LIMIT] = cap
-                plies = vcf(pos, ply, np.int64(QUIESCENCE_VCF_DEPTH), me)
+                plies = vcf(pos, ply, np.int64(QUIESCENCE_VCF_DEPTH), me, np.int64(0))
                 info[I_VCF_LIMIT] = saved_limit
                 if plies > 0:
                     return MATE - ply - plies

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
-from gridgames.gomoku.ai import Limit, SearchInfo, SearchResult, get_level
+from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
 from gridgames.gomoku.records import GameRecord, from_json, from_psq, to_json, to_psq
 from gridgames.store import GameNotFoundError, GameStore, StoredGame
 from gridgames.web.engine import EnginePool
@@ -102,7 +102,8 @@ class Game:
 
     @property
     def limit(self) -> Limit:
-        return get_level(self.saved.level).limit_for(self.saved.time_ms)
+        # A game saved when there were more levels plays at the top one.
+        return get_level(min(self.saved.level, MAX_LEVEL)).limit_for(self.saved.time_ms)
 
 
 def _player_name(player: str, level: int) -> str:

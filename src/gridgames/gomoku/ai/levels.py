@@ -33,7 +33,7 @@ class Level:
 
 # Levels 2-6 are bounded by depth or nodes (the same strength on any machine,
 # deterministic), the top level by time; ``limit_for`` adds the caller's time cap on
-# top. Each level has about eight times the search of the one below, which is what
+# top. Each level searches six to eight times as much as the one below, which is what
 # it takes to win three games in four against it (``benchmarks/engine_levels.py``).
 LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),

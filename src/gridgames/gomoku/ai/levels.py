@@ -39,7 +39,7 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
     Level(2, "Novice", "looks one move ahead and sees forced fours",
           Limit(depth=1, nodes=1_000)),
-    Level(3, "Casual", "sees the reply to each move", Limit(depth=2, nodes=5_000)),
+    Level(3, "Casual", "sees the reply to each move", Limit(depth=2, nodes=50_000)),
     Level(4, "Club", "looks three moves ahead", Limit(depth=3, nodes=5_000)),
     Level(5, "Strong", "short search", Limit(nodes=40_000)),
     Level(6, "Expert", "long search", Limit(nodes=250_000)),

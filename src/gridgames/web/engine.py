@@ -77,16 +77,13 @@ def _ping() -> bool:
 
 # This worker's search tables, kept from move to move (one game after another
 # shares them; what is stored about one position is true in any game).
-_memory: SearchMemory | None = None
+_memory = SearchMemory()
 
 
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
            limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
     from gridgames.gomoku.ai import think
 
-    global _memory
-    if _memory is None:
-        _memory = SearchMemory()
     board = Board(width, height, rule=Rule(rule))
     board.push_many(moves)
     on_info = None

@@ -84,6 +84,13 @@ def _out_of_budget(pos):
 
 
 @njit(cache=True, nogil=True)
+def _threat_budget_spent(pos):
+    """Whether the threat searches have used up their node budget (I_VCF_LIMIT, 0: none)."""
+    limit = pos.info[I_VCF_LIMIT]
+    return limit > 0 and pos.info[I_NODES] >= limit
+
+
+@njit(cache=True, nogil=True)
 def _region(pos, margin):
     """Bounding box of the stones grown by ``margin``, clipped to the board."""
     info = pos.info
@@ -264,7 +271,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
         return 1
     if depth_left <= 0 or ply >= MAX_PLY - 4 or _out_of_budget(pos):
         return 0
-    if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
+    if _threat_budget_spent(pos):
         return 0
     key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
     slot = key & (pos.vcf_cache.shape[0] - 1)
@@ -303,7 +310,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
             break
         if info[I_ABORT] != 0:
             return 0
-    if result > 0 or info[I_VCF_LIMIT] == 0 or info[I_NODES] < info[I_VCF_LIMIT]:
+    if result > 0 or not _threat_budget_spent(pos):
         # (a search cut short by its node budget proves nothing)
         entry = min(result, 255) | depth_left << 8 | 1 << 16
         pos.vcf_cache[slot, 0] = key ^ entry
@@ -359,7 +366,7 @@ def vct(pos, ply, depth_left, attacker):
         return 1
     if depth_left <= 0 or ply >= MAX_PLY - 8 or _out_of_budget(pos):
         return 0
-    if info[I_VCF_LIMIT] > 0 and info[I_NODES] >= info[I_VCF_LIMIT]:
+    if _threat_budget_spent(pos):
         return 0
     moves = pos.move_buf[ply]
     if pos.class_count[opp - 1, C_FIVE] > 0:

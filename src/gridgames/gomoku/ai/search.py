@@ -212,6 +212,23 @@ def _block_that_is_a_four(pos, me):
 
 
 @njit(cache=True, nogil=True)
+def _attacker_settled(pos, ply, depth_left, ply_margin):
+    """A threat search's attacker node decided without looking at moves: 1 when the
+    attacker has a five to play (left in ``info[I_VCF_MOVE]`` at ply 0), 0 when the
+    search must stop here (depth, plies or node budget spent), -1 to go on."""
+    me = pos.info[I_SIDE]
+    if pos.class_count[me - 1, C_FIVE] > 0:
+        if ply == 0:
+            pos.info[I_VCF_MOVE] = _five_cell(pos, me)
+        return 1
+    if depth_left <= 0 or ply >= MAX_PLY - ply_margin or _out_of_budget(pos):
+        return 0
+    if _threat_budget_spent(pos):
+        return 0
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def _keep_fruitful_fours(pos, me, moves, n):
     """Drop the fours that lead nowhere: a four whose stone makes no three or four on
     another line creates no new four, and its block is forced, so a chain of fours
@@ -265,14 +282,9 @@ def vcf(pos, ply, depth_left, attacker, every_four):
             longest = max(longest, result + 1)
         return longest
 
-    if pos.class_count[me - 1, C_FIVE] > 0:
-        if ply == 0:
-            info[I_VCF_MOVE] = _five_cell(pos, me)
-        return 1
-    if depth_left <= 0 or ply >= MAX_PLY - 4 or _out_of_budget(pos):
-        return 0
-    if _threat_budget_spent(pos):
-        return 0
+    settled = _attacker_settled(pos, ply, depth_left, np.int64(4))
+    if settled >= 0:
+        return settled
     key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
     slot = key & (pos.vcf_cache.shape[0] - 1)
     cached = pos.vcf_cache[slot, 1]
@@ -360,14 +372,9 @@ def vct(pos, ply, depth_left, attacker):
             longest = max(longest, result + 1)
         return max(longest, 2)
 
-    if pos.class_count[me - 1, C_FIVE] > 0:
-        if ply == 0:
-            info[I_VCF_MOVE] = _five_cell(pos, me)
-        return 1
-    if depth_left <= 0 or ply >= MAX_PLY - 8 or _out_of_budget(pos):
-        return 0
-    if _threat_budget_spent(pos):
-        return 0
+    settled = _attacker_settled(pos, ply, depth_left, np.int64(8))
+    if settled >= 0:
+        return settled
     moves = pos.move_buf[ply]
     if pos.class_count[opp - 1, C_FIVE] > 0:
         block = _block_that_is_a_four(pos, me)

@@ -10,6 +10,7 @@ import pytest
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import patterns
 from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.rules import winning_direction
 
 STATE = ("cells", "grid", "keys", "shape", "combo", "near", "class_count")
@@ -32,8 +33,8 @@ def same_state(a: P.Position, b: P.Position) -> None:
             x, y = x[:, cells], y[:, cells]
         assert np.array_equal(x, y), name
     assert a.info[P.I_HASH] == b.info[P.I_HASH]
-    assert a.info[P.I_VALUE] == b.info[P.I_VALUE]
-    assert a.info[P.I_VALUE + 1] == b.info[P.I_VALUE + 1]
+    for slot in (P.I_VALUE, P.I_VALUE + 1, P.I_WAIT_VALUE, P.I_WAIT_VALUE + 1):
+        assert a.info[slot] == b.info[slot]
 
 
 @pytest.mark.parametrize("rule", list(Rule))
@@ -78,3 +79,27 @@ def test_five_cells_agree_with_the_rule_kernel(rule: Rule) -> None:
                     idx = P.cell_index(pos, (x, y))
                     cls = pos.combo_table[P.T_CLASS, pos.combo[color - 1, idx]]
                     assert (cls == patterns.C_FIVE) == wins, (rule, color, x, y)
+
+
+def test_evaluation_is_the_weighted_count_of_shapes_and_classes() -> None:
+    """The running evaluation equals its definition summed over the empty cells."""
+    rng = random.Random(7)
+    board = Board(15)
+    for _ in range(40):
+        centre = [m for m in board.legal_moves if 4 <= m[0] <= 10 and 4 <= m[1] <= 10]
+        board.push(rng.choice(centre))
+        if board.outcome() is not None:
+            break
+        pos = fresh(board)
+        me = int(pos.info[P.I_SIDE]) - 1
+        totals = []
+        for colour, role in ((me, 0), (1 - me, 1)):
+            total = 0
+            for idx in np.flatnonzero(pos.cells == 0):
+                shapes = pos.shape[colour, idx * 4 : idx * 4 + 4]
+                total += sum(patterns.EVAL_SHAPE[role][s] for s in shapes)
+                cls = pos.combo_table[P.T_CLASS, pos.combo[colour, idx]]
+                total += patterns.EVAL_CLASS[role][cls]
+            totals.append(total)
+        expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + patterns.EVAL_TEMPO
+        assert S.evaluate(pos) == expected

@@ -236,15 +236,33 @@ def _class_of(shapes: tuple[int, ...]) -> int:
     return C_NONE
 
 
-# Value of one line shape for the cell's owner (evaluation and move ordering).
+# Move ordering: value of one line shape for the cell's owner, and extra value of
+# the combined class (the threats a single move creates).
 SHAPE_VALUE = (0, 0, 0, 1, 3, 8, 10, 28, 36, 200, 1000)
-# Extra value of the combined class: the threats a single move creates.
 CLASS_VALUE = (0, 0, 0, 12, 20, 20, 50, 300, 60, 120, 500, 800, 4000)
 
+# Evaluation: what each empty cell's line shapes and class are worth to a side, in
+# 1/EVAL_SCALE centi-stones; row 0 when that side is to move, row 1 when it has
+# just moved (the side to move realises a threat first). Fitted to the results of
+# self-play games by ``benchmarks/fit_eval.py`` (ridge 0.3, 15,571 positions),
+# starting from 4 and 3 times the ordering values; fives and the worthless entries
+# keep those.
+EVAL_SCALE = 12
+EVAL_SHAPE = (
+    (0, 0, -34, -37, -11, 4, 99, 199, 209, 800, 4000),
+    (0, 0, -39, -37, -15, -6, 79, 137, 156, 560, 3000),
+)
+EVAL_CLASS = (
+    (0, -12, 31, 12, 92, 139, 234, 1193, 257, 519, 2009, 3200, 16000),
+    (0, -1, 49, 4, 59, 102, 177, 890, 188, 395, 1507, 2359, 12000),
+)
+EVAL_TEMPO = 20
 
-def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+
+def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     classes = np.zeros(N_COMBOS, dtype=np.uint8)
     values = np.zeros(N_COMBOS, dtype=np.int32)
+    evals = np.zeros((2, N_COMBOS), dtype=np.int32)
     suspect = np.zeros(N_COMBOS, dtype=np.uint8)
     for combo in range(N_COMBOS):
         shapes = (
@@ -256,13 +274,15 @@ def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         cls = _class_of(shapes)
         classes[combo] = cls
         values[combo] = sum(SHAPE_VALUE[s] for s in shapes) + CLASS_VALUE[cls]
+        for role in range(2):
+            evals[role, combo] = sum(EVAL_SHAPE[role][s] for s in shapes) + EVAL_CLASS[role][cls]
         fours = sum(1 for s in shapes if s in (B4, F4))
         threes = sum(1 for s in shapes if s == F3)
         # Renju pre-filter: only these cells can be forbidden for black (the rule
         # kernel decides); a same-line double four shows up as F4.
         if cls != C_FIVE and (OL in shapes or F4 in shapes or fours >= 2 or threes >= 2):
             suspect[combo] = 1
-    return classes, values, suspect
+    return classes, values, suspect, evals
 
 
-COMBO_CLASS, COMBO_VALUE, COMBO_SUSPECT = _build_combo_tables()
+COMBO_CLASS, COMBO_VALUE, COMBO_SUSPECT, COMBO_EVAL = _build_combo_tables()

@@ -25,6 +25,7 @@ from numba import njit
 
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
+    COMBO_EVAL,
     COMBO_SUSPECT,
     COMBO_VALUE,
     N_CLASSES,
@@ -41,13 +42,14 @@ VCF_CACHE_BITS = 16
 I_WIDTH, I_HEIGHT, I_STRIDE, I_RULE, I_CARO, I_COUNT, I_SIDE, I_HASH = range(8)
 I_MINX, I_MAXX, I_MINY, I_MAXY = range(8, 12)
 I_NODES, I_NODE_LIMIT, I_ABORT, I_STOP, I_SELDEPTH, I_STAMP, I_VCF_LIMIT = range(12, 19)
-I_VALUE = 19  # two slots: evaluation sums of black and white
+I_VALUE = 19  # two slots: black's and white's evaluation sums when to move
 I_OFFSETS = 21  # four slots: flat steps of the four directions
 I_ROOT_COUNT, I_VCF_MOVE, I_ROOT_BEST, I_ROOT_BEST_SCORE = 25, 26, 27, 28
+I_WAIT_VALUE = 29  # two slots: black's and white's evaluation sums when not to move
 N_INFO = 32
 
 # Rows of Position.combo_table
-T_CLASS, T_VALUE, T_SUSPECT = 0, 1, 2
+T_CLASS, T_VALUE, T_SUSPECT, T_EVAL_MOVER, T_EVAL_WAITER = 0, 1, 2, 3, 4
 
 # Candidate moves: the 3x3 square around each stone and two steps along its lines.
 _NEAR_DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1, -2, 0, 2, -2, 2, -2, 0, 2], dtype=np.int64)
@@ -69,7 +71,7 @@ class Position(NamedTuple):
     stack: np.ndarray  # int32 (cells + 1, 5): move, then the bounding box before it
     zobrist: np.ndarray  # int64 (2, N)
     line_table: np.ndarray  # uint8 (2, 2**20)
-    combo_table: np.ndarray  # int32 (3, N_COMBOS): class, value, renju suspect
+    combo_table: np.ndarray  # int32 (5, N_COMBOS): class, value, renju suspect, evals
     tt: np.ndarray  # int64 (TT, 2): key, packed entry
     history: np.ndarray  # int64 (3, N): history per colour, then dedup stamps
     killers: np.ndarray  # int32 (MAX_PLY, 2)
@@ -81,7 +83,8 @@ class Position(NamedTuple):
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}
-_COMBO_TABLE = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE, COMBO_SUSPECT.astype(np.int32)])
+_COMBO_TABLE = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE, COMBO_SUSPECT.astype(np.int32),
+                         COMBO_EVAL[0], COMBO_EVAL[1]])
 
 
 def new_table(tt_bits: int = TT_BITS, *, shared: bool = False) -> np.ndarray:
@@ -159,7 +162,8 @@ def _account(pos, idx, sign):
     for c in range(2):
         combo = pos.combo[c, idx]
         pos.class_count[c, pos.combo_table[T_CLASS, combo]] += sign
-        pos.info[I_VALUE + c] += sign * pos.combo_table[T_VALUE, combo]
+        pos.info[I_VALUE + c] += sign * pos.combo_table[T_EVAL_MOVER, combo]
+        pos.info[I_WAIT_VALUE + c] += sign * pos.combo_table[T_EVAL_WAITER, combo]
 
 
 @njit(cache=True, nogil=True)
@@ -177,9 +181,12 @@ def _refresh_line(pos, idx, d):
         pos.combo[c, idx] = combo
         pos.class_count[c, pos.combo_table[T_CLASS, old_combo]] -= 1
         pos.class_count[c, pos.combo_table[T_CLASS, combo]] += 1
-        pos.info[I_VALUE + c] += pos.combo_table[T_VALUE, combo] - pos.combo_table[
-            T_VALUE, old_combo
-        ]
+        pos.info[I_VALUE + c] += (
+            pos.combo_table[T_EVAL_MOVER, combo] - pos.combo_table[T_EVAL_MOVER, old_combo]
+        )
+        pos.info[I_WAIT_VALUE + c] += (
+            pos.combo_table[T_EVAL_WAITER, combo] - pos.combo_table[T_EVAL_WAITER, old_combo]
+        )
 
 
 @njit(cache=True, nogil=True)

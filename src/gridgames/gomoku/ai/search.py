@@ -19,6 +19,8 @@ from gridgames.gomoku.ai.patterns import (
     C_FIVE,
     C_FLEX3,
     C_FLEX4,
+    EVAL_SCALE,
+    EVAL_TEMPO,
 )
 from gridgames.gomoku.ai.position import (
     I_ABORT,
@@ -45,6 +47,7 @@ from gridgames.gomoku.ai.position import (
     I_VALUE,
     I_VCF_LIMIT,
     I_VCF_MOVE,
+    I_WAIT_VALUE,
     I_WIDTH,
     MAX_PLY,
     PAD,
@@ -169,9 +172,9 @@ def _has_four_move(pos, color):
 @njit(cache=True, nogil=True)
 def evaluate(pos):
     me = pos.info[I_SIDE] - 1
-    # the side to move will realise one of its threats first: weigh them higher
-    score = pos.info[I_VALUE + me] * 4 - pos.info[I_VALUE + 1 - me] * 3
-    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score // 12 + 20))
+    # each side's threats weighed by who moves next (see patterns.EVAL_SHAPE)
+    score = (pos.info[I_VALUE + me] - pos.info[I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + EVAL_TEMPO))
 
 
 @njit(cache=True, nogil=True)
@@ -591,6 +594,7 @@ def negamax(pos, alpha, beta, depth, ply):
     moves = pos.move_buf[ply]
     forced = False
     tt_move = -1
+    static = 0  # set below where quiet moves are searched, the only place it is used
     key = info[I_HASH]
     if pos.class_count[opp - 1, C_FIVE] > 0:
         # Only blocks help. Two fives cannot both be blocked, except under caro
@@ -631,12 +635,12 @@ def negamax(pos, alpha, beta, depth, ply):
                     or (flag == UPPER and score <= alpha)
                 ):
                     return score
+        static = evaluate(pos)
         n, forced = generate(pos, ply)
         if n == 0:
             return -(MATE - ply - 2) if forced else evaluate(pos)
         _order(pos, ply, n, np.int64(tt_move))
 
-    static = evaluate(pos)
     original_alpha = alpha
     best = -INF
     best_move = np.int64(-1)

@@ -1,0 +1,192 @@
+"""Fit the evaluation weights to game results (Texel's method) and print them.
+
+    python benchmarks/fit_eval.py generate games.jsonl --minutes 30 --nodes 25000
+    python benchmarks/fit_eval.py fit games.jsonl --ridge 0.3
+
+``generate`` plays the engine against itself from the shipped balanced openings,
+each followed by up to two random moves near the stones, and writes one line per
+quiet position (neither side has a five to play, the side to move has no open
+four to make): the game's result for the side to move and the position's
+features. The features are what the evaluation is linear in: for the side to
+move and for the other side, how many (empty cell, line) pairs would make each
+line shape, and how many empty cells would make each threat class.
+
+``fit`` first finds the logistic scale that best turns the current evaluation
+into a win probability, then fits every weight but the fixed ones (fives, and the
+shapes and classes worth nothing) by ridge-regularised logistic regression
+pulled towards the current weights. It prints the log-loss and squared error on
+held-out games (the last fifth) before and after, and the tables to put into
+``gridgames/gomoku/ai/patterns.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+import numpy as np
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.ai import Limit, think, warm_up
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai.patterns import (
+    C_FIVE,
+    C_FLEX4,
+    CLASS_NAMES,
+    EVAL_CLASS,
+    EVAL_SCALE,
+    EVAL_SHAPE,
+    EVAL_TEMPO,
+    N_CLASSES,
+    N_SHAPES,
+    SHAPE_NAMES,
+)
+from gridgames.gomoku.gomocup.openings import centred, default_openings
+
+# Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
+FITTED_SHAPES = range(2, 10)
+FITTED_CLASSES = range(1, 12)
+N_FEATURES = 2 * (N_SHAPES + N_CLASSES)
+
+
+def features(board: Board) -> tuple[list[int], bool]:
+    """The position's feature counts (side to move first) and whether it is tactical."""
+    pos = P.new_position(board.width, board.height, board.rule.code)
+    for point in board.move_stack:
+        P.make(pos, P.cell_index(pos, point))
+    me = int(pos.info[P.I_SIDE]) - 1
+    empty = pos.cells == 0
+    counts: list[int] = []
+    for c in (me, 1 - me):
+        shapes = pos.shape[c].reshape(-1, 4)[empty].ravel()
+        classes = pos.combo_table[P.T_CLASS, pos.combo[c][empty]]
+        counts += np.bincount(shapes, minlength=N_SHAPES).tolist()
+        counts += np.bincount(classes, minlength=N_CLASSES).tolist()
+    cc = pos.class_count
+    tactical = bool(cc[me, C_FIVE] or cc[me, C_FLEX4] or cc[1 - me, C_FIVE])
+    return counts, tactical
+
+
+def near_moves(board: Board) -> list[tuple[int, int]]:
+    return [m for m in board.legal_moves
+            if any(abs(m[0] - s[0]) <= 2 and abs(m[1] - s[1]) <= 2 for s in board.move_stack)]
+
+
+def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
+    warm_up()
+    rng = random.Random(seed)
+    openings = default_openings()
+    deadline = time.monotonic() + 60 * minutes
+    games = positions = 0
+    with open(out, "a", encoding="utf-8") as file:
+        while time.monotonic() < deadline:
+            board = Board(15, rule=rule)
+            board.push_many(centred(rng.choice(openings), 15, 15) or [])
+            for _ in range(rng.randrange(3)):
+                board.push(rng.choice(near_moves(board)))
+            quiet = []
+            while board.outcome() is None and len(board.move_stack) < board.width * board.height:
+                counts, tactical = features(board)
+                if not tactical:
+                    quiet.append((board.to_move, counts))
+                board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
+            outcome = board.outcome()
+            winner = outcome.winner if outcome is not None else None
+            for color, counts in quiet:
+                result = 0.5 if winner is None else float(winner is color)
+                file.write(json.dumps([result, counts]) + "\n")
+            games += 1
+            positions += len(quiet)
+            file.flush()
+    print(f"{games} games, {positions} quiet positions written to {out}")
+
+
+def current_weights() -> np.ndarray:
+    """The evaluation as one weight per feature, in centi-stones."""
+    weights = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0],
+                              np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1])])
+    return weights.astype(float) / EVAL_SCALE
+
+
+def fit(paths: list[str], ridge: float) -> None:
+    rows = []
+    for path in paths:
+        with open(path, encoding="utf-8") as file:
+            rows += [json.loads(line) for line in file]
+    if not rows:
+        raise SystemExit("no positions in the given files")
+    results = np.array([r[0] for r in rows])
+    x = np.array([r[1] for r in rows], dtype=float)
+    if x.shape[1] != N_FEATURES:
+        raise SystemExit(f"expected {N_FEATURES} features a position, found {x.shape[1]}")
+    base = current_weights()
+    evals = x @ base + EVAL_TEMPO
+
+    def losses(values: np.ndarray, rows: slice) -> tuple[float, float]:
+        p = np.clip(1 / (1 + np.exp(-values[rows])), 1e-9, 1 - 1e-9)
+        y = results[rows]
+        log_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+        return float(log_loss), float(np.mean((y - p) ** 2))
+
+    scales = np.arange(20, 1000, 10)
+    scale = float(min(scales, key=lambda k: losses(evals / k, slice(None))[1]))
+    free = np.zeros(N_FEATURES, dtype=bool)
+    for side in (0, N_SHAPES + N_CLASSES):
+        free[[side + s for s in FITTED_SHAPES]] = True
+        free[[side + N_SHAPES + c for c in FITTED_CLASSES]] = True
+    # logistic regression in centi-stones over ``scale``, the tempo as the intercept
+    z = np.hstack([x[:, free], np.ones((len(x), 1))]) / scale
+    offset = x[:, ~free] @ base[~free] / scale
+    prior = np.append(base[free], EVAL_TEMPO)
+    theta = prior.copy()
+    train = slice(0, len(x) * 4 // 5)
+    test = slice(len(x) * 4 // 5, None)
+    for _ in range(30):  # Newton's method: the loss is convex
+        p = 1 / (1 + np.exp(-(z[train] @ theta + offset[train])))
+        gradient = z[train].T @ (p - results[train]) + 2 * ridge * (theta - prior)
+        hessian = (z[train] * (p * (1 - p))[:, None]).T @ z[train] + 2 * ridge * np.eye(len(theta))
+        theta -= np.linalg.solve(hessian, gradient)
+    fitted = base.copy()
+    fitted[free] = theta[:-1]
+    before = losses(evals / scale, test)
+    after = losses((x @ fitted + theta[-1]) / scale, test)
+    print(f"{len(x)} positions; scale {scale:.0f} centi-stones per logistic unit")
+    print(f"held-out log-loss {before[0]:.4f} -> {after[0]:.4f}, "
+          f"squared error {before[1]:.4f} -> {after[1]:.4f}")
+
+    def table(start: int, count: int, sign: int) -> tuple[int, ...]:
+        return tuple(round(sign * v * EVAL_SCALE) for v in fitted[start:start + count])
+
+    half = N_SHAPES + N_CLASSES
+    print("SHAPES  ", " ".join(f"{n:>6}" for n in SHAPE_NAMES))
+    print("CLASSES ", " ".join(f"{n:>6}" for n in CLASS_NAMES))
+    print("EVAL_SHAPE = (")
+    print(f"    {table(0, N_SHAPES, 1)},\n    {table(half, N_SHAPES, -1)},\n)")
+    print("EVAL_CLASS = (")
+    print(f"    {table(N_SHAPES, N_CLASSES, 1)},\n    {table(half + N_SHAPES, N_CLASSES, -1)},\n)")
+    print(f"EVAL_TEMPO = {round(theta[-1])}  # fitted {theta[-1]:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser("generate", help="play self-play games and write features")
+    gen.add_argument("out")
+    gen.add_argument("--minutes", type=float, default=30)
+    gen.add_argument("--nodes", type=int, default=25_000)
+    gen.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
+    gen.add_argument("--seed", type=int, default=1)
+    fitting = commands.add_parser("fit", help="fit the weights to written games")
+    fitting.add_argument("data", nargs="+")
+    fitting.add_argument("--ridge", type=float, default=0.3)
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
+    else:
+        fit(args.data, args.ridge)
+
+
+if __name__ == "__main__":
+    main()

@@ -46,6 +46,7 @@ I_VALUE = 19  # two slots: black's and white's evaluation sums when to move
 I_OFFSETS = 21  # four slots: flat steps of the four directions
 I_ROOT_COUNT, I_VCF_MOVE, I_ROOT_BEST, I_ROOT_BEST_SCORE = 25, 26, 27, 28
 I_WAIT_VALUE = 29  # two slots: black's and white's evaluation sums when not to move
+I_NULL = 31  # 1 while a null move is being searched
 N_INFO = 32
 
 # Rows of Position.combo_table

@@ -18,6 +18,7 @@ from gridgames.gomoku.ai.patterns import (
     C_BLOCK4_PLUS,
     C_FIVE,
     C_FLEX3,
+    C_FLEX3_2X,
     C_FLEX4,
     EVAL_SCALE,
     EVAL_TEMPO,
@@ -34,6 +35,7 @@ from gridgames.gomoku.ai.position import (
     I_MINY,
     I_NODE_LIMIT,
     I_NODES,
+    I_NULL,
     I_OFFSETS,
     I_ROOT_BEST,
     I_ROOT_BEST_SCORE,
@@ -66,6 +68,7 @@ EXACT, LOWER, UPPER = 1, 2, 3
 QUIESCENCE_VCF_DEPTH = 8
 QUIESCENCE_VCF_NODES = 400
 FUTILITY_MARGIN = 120
+NULL_MOVE_KEY = 0x5851F42D4C957F2D  # hashed in while the side to move passes
 # Set apart the threat searches' cache keys of each attacker and each kind of search.
 _VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908,
                       0x3C6EF372FE94F82B], dtype=np.int64)
@@ -175,6 +178,13 @@ def evaluate(pos):
     # each side's threats weighed by who moves next (see patterns.EVAL_SHAPE)
     score = (pos.info[I_VALUE + me] - pos.info[I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
     return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + EVAL_TEMPO))
+
+
+@njit(cache=True, nogil=True)
+def _no_winning_shape(pos, color):
+    """Whether ``color`` has no move making an open four, a four-three or a double three."""
+    counts = pos.class_count[color - 1]
+    return counts[C_FLEX4] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX3_2X] == 0
 
 
 @njit(cache=True, nogil=True)
@@ -636,6 +646,23 @@ def negamax(pos, alpha, beta, depth, ply):
                 ):
                     return score
         static = evaluate(pos)
+        if not pv_node and -MATE_BOUND < beta < MATE_BOUND and _no_winning_shape(pos, opp):
+            # the opponent has no threat that a tempo would turn into a win
+            if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
+                return static  # reverse futility: far above beta near the leaves
+            if depth >= 3 and static >= beta and info[I_NULL] == 0:
+                # null move: if beta holds even when we pass, a real move holds it too
+                info[I_SIDE] = opp
+                info[I_HASH] ^= NULL_MOVE_KEY
+                info[I_NULL] = 1
+                score = -negamax(pos, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
+                info[I_NULL] = 0
+                info[I_HASH] ^= NULL_MOVE_KEY
+                info[I_SIDE] = me
+                if info[I_ABORT] != 0:
+                    return 0
+                if beta <= score < MATE_BOUND:
+                    return score
         n, forced = generate(pos, ply)
         if n == 0:
             return -(MATE - ply - 2) if forced else evaluate(pos)

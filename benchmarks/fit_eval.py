@@ -113,8 +113,11 @@ def current_weights() -> np.ndarray:
 def fit(paths: list[str], ridge: float) -> None:
     rows = []
     for path in paths:
-        with open(path, encoding="utf-8") as file:
-            rows += [json.loads(line) for line in file]
+        try:
+            with open(path, encoding="utf-8") as file:
+                rows += [json.loads(line) for line in file]
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"cannot read {path} (lines written by 'generate'): {error}") from None
     if not rows:
         raise SystemExit("no positions in the given files")
     results = np.array([r[0] for r in rows])

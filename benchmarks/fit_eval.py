@@ -31,6 +31,7 @@ import numpy as np
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.ai.patterns import (
     C_FIVE,
     C_FLEX4,
@@ -53,9 +54,7 @@ N_FEATURES = 2 * (N_SHAPES + N_CLASSES)
 
 def features(board: Board) -> tuple[list[int], bool]:
     """The position's feature counts (side to move first) and whether it is tactical."""
-    pos = P.new_position(board.width, board.height, board.rule.code)
-    for point in board.move_stack:
-        P.make(pos, P.cell_index(pos, point))
+    pos = load_position(board, P.new_table(4))
     me = int(pos.info[P.I_SIDE]) - 1
     empty = pos.cells == 0
     counts: list[int] = []

@@ -11,16 +11,14 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import patterns
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.rules import winning_direction
 
 STATE = ("cells", "grid", "keys", "shape", "combo", "near", "class_count")
 
 
 def fresh(board: Board) -> P.Position:
-    pos = P.new_position(board.width, board.height, board.rule.code, P.new_table(4))
-    for point in board.move_stack:
-        P.make(pos, P.cell_index(pos, point))
-    return pos
+    return load_position(board, P.new_table(4))
 
 
 def same_state(a: P.Position, b: P.Position) -> None:

@@ -203,7 +203,8 @@ def _mate_moves(score: int) -> int | None:
     return None
 
 
-def _load(board: Board, tt: np.ndarray | None) -> P.Position:
+def load_position(board: Board, tt: np.ndarray | None = None) -> P.Position:
+    """The engine board of ``board``'s position (``tt``: a table to search with)."""
     pos = P.new_position(board.width, board.height, board.rule.code, tt)
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
@@ -231,7 +232,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     if limit.time_ms is None and limit.nodes is None and limit.depth is None:
         limit = Limit(time_ms=DEFAULT_TIME_MS)
     reproducible = limit.nodes is not None or limit.depth is not None
-    pos = _load(board, None if memory is None or reproducible else memory.table(board))
+    pos = load_position(board, None if memory is None or reproducible else memory.table(board))
     info = pos.info
     if limit.nodes is not None:
         info[P.I_NODE_LIMIT] = max(limit.nodes, 1)

@@ -3,7 +3,7 @@
     python benchmarks/engine_levels.py                      # adjacent levels, 20 games each
     python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 1-2 4-8
     python benchmarks/engine_levels.py --pairs --self-ms 1000   # max level: 1 s vs 0.1 s
-    python benchmarks/engine_levels.py --pairs n200000-n25000    # bare limits (n, t, d)
+    python benchmarks/engine_levels.py --pairs n200000-n25000 d3n5000-d2  # bare limits (n, t, d)
 
 Games start from the shipped balanced openings; each opening is played twice with the
 colours swapped. ``--scale`` multiplies every level's time and node budget (the top
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import time
 from dataclasses import replace
 
@@ -72,10 +73,14 @@ def scaled(number: int, factor: float) -> Limit:
 
 
 def limit_of(spec: str, factor: float) -> Limit:
-    """A level number, or a bare limit: ``n25000`` (nodes), ``t500`` (ms), ``d3`` (depth)."""
+    """A level number, or a bare limit: ``n25000`` (nodes), ``t500`` (ms), ``d3`` (depth),
+    or several of them together (``d3n5000``)."""
     kinds = {"n": "nodes", "t": "time_ms", "d": "depth"}
     if spec[0] in kinds:
-        return Limit(**{kinds[spec[0]]: int(spec[1:])})
+        bounds = re.findall(r"([ntd])(\d+)", spec)
+        if "".join(kind + number for kind, number in bounds) != spec:
+            raise SystemExit(f"bad limit {spec!r}: use n<nodes>, t<ms>, d<depth>, e.g. d3n5000")
+        return Limit(**{kinds[kind]: int(number) for kind, number in bounds})
     return scaled(int(spec), factor)
 
 

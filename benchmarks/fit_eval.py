@@ -33,14 +33,20 @@ from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.ai.patterns import (
+    B2,
+    B3,
     C_FIVE,
     C_FLEX4,
     CLASS_NAMES,
+    COMBO_CLASS,
     EVAL_CLASS,
     EVAL_SCALE,
     EVAL_SHAPE,
     EVAL_TEMPO,
+    F2,
+    F3,
     N_CLASSES,
+    N_COMBOS,
     N_SHAPES,
     SHAPE_NAMES,
 )
@@ -49,23 +55,23 @@ from gridgames.gomoku.gomocup.openings import centred, default_openings
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
 FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
-N_FEATURES = 2 * (N_SHAPES + N_CLASSES)
+PAIR_SHAPES = (B2, F2, B3, F3)
+PAIRS = [(a, b) for a in PAIR_SHAPES for b in PAIR_SHAPES if a <= b]
 
 
-def features(board: Board) -> tuple[list[int], bool]:
-    """The position's feature counts (side to move first) and whether it is tactical."""
+def features(board: Board) -> tuple[list[list[list[int]]], bool]:
+    """How many empty cells have each shape combo, for the side to move then the other
+    (``[combo, count]`` pairs), and whether the position is tactical."""
     pos = load_position(board, P.new_table(4))
     me = int(pos.info[P.I_SIDE]) - 1
     empty = pos.cells == 0
-    counts: list[int] = []
+    histograms = []
     for c in (me, 1 - me):
-        shapes = pos.shape[c].reshape(-1, 4)[empty].ravel()
-        classes = pos.combo_table[P.T_CLASS, pos.combo[c][empty]]
-        counts += np.bincount(shapes, minlength=N_SHAPES).tolist()
-        counts += np.bincount(classes, minlength=N_CLASSES).tolist()
+        combos, counts = np.unique(pos.combo[c][empty], return_counts=True)
+        histograms.append([[int(a), int(b)] for a, b in zip(combos, counts, strict=True)])
     cc = pos.class_count
     tactical = bool(cc[me, C_FIVE] or cc[me, C_FLEX4] or cc[1 - me, C_FIVE])
-    return counts, tactical
+    return histograms, tactical
 
 
 def near_moves(board: Board) -> list[tuple[int, int]]:
@@ -87,29 +93,41 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
                 board.push(rng.choice(near_moves(board)))
             quiet = []
             while board.outcome() is None and len(board.move_stack) < board.width * board.height:
-                counts, tactical = features(board)
+                histograms, tactical = features(board)
                 if not tactical:
-                    quiet.append((board.to_move, counts))
+                    quiet.append((board.to_move, histograms))
                 board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
             outcome = board.outcome()
             winner = outcome.winner if outcome is not None else None
-            for color, counts in quiet:
+            for color, histograms in quiet:
                 result = 0.5 if winner is None else float(winner is color)
-                file.write(json.dumps([result, counts]) + "\n")
+                file.write(json.dumps([result, *histograms]) + "\n")
             games += 1
             positions += len(quiet)
             file.flush()
     print(f"{games} games, {positions} quiet positions written to {out}")
 
 
-def current_weights() -> np.ndarray:
-    """The evaluation as one weight per feature, in centi-stones."""
-    weights = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0],
-                              np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1])])
-    return weights.astype(float) / EVAL_SCALE
+def combo_features(pairs: bool) -> np.ndarray:
+    """One row a shape combo: its line shapes' counts, its class (one-hot) and, with
+    ``pairs``, how many pairs of its lines show each pair of ``PAIR_SHAPES``."""
+    columns = N_SHAPES + N_CLASSES + (len(PAIRS) if pairs else 0)
+    table = np.zeros((N_COMBOS, columns))
+    for combo in range(N_COMBOS):
+        shapes = [combo // N_SHAPES ** (3 - d) % N_SHAPES for d in range(4)]
+        for shape in shapes:
+            table[combo, shape] += 1
+        table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
+        if pairs:
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    pair = tuple(sorted((shapes[i], shapes[j])))
+                    if pair in PAIRS:
+                        table[combo, N_SHAPES + N_CLASSES + PAIRS.index(pair)] += 1
+    return table
 
 
-def fit(paths: list[str], ridge: float) -> None:
+def read_positions(paths: list[str]) -> list[list]:
     rows = []
     for path in paths:
         try:
@@ -119,11 +137,27 @@ def fit(paths: list[str], ridge: float) -> None:
             raise SystemExit(f"cannot read {path} (lines written by 'generate'): {error}") from None
     if not rows:
         raise SystemExit("no positions in the given files")
+    if any(len(row) != 3 for row in rows):
+        raise SystemExit("each line must be [result, side to move's combos, other side's combos]")
+    return rows
+
+
+def fit(paths: list[str], ridge: float, pairs: bool) -> None:
+    rows = read_positions(paths)
     results = np.array([r[0] for r in rows])
-    x = np.array([r[1] for r in rows], dtype=float)
-    if x.shape[1] != N_FEATURES:
-        raise SystemExit(f"expected {N_FEATURES} features a position, found {x.shape[1]}")
-    base = current_weights()
+    per_combo = combo_features(pairs)
+    width = per_combo.shape[1]
+    x = np.zeros((len(rows), 2 * width))
+    for i, (_, mover, waiter) in enumerate(rows):
+        for side, histogram in ((0, mover), (width, waiter)):
+            combos = np.array([c for c, _ in histogram], dtype=np.int64)
+            counts = np.array([n for _, n in histogram], dtype=float)
+            x[i, side:side + width] = counts @ per_combo[combos]
+    # the current weights (the pairs at 0), the waiting side's negated, in centi-stones
+    extra = np.zeros(width - N_SHAPES - N_CLASSES)
+    base = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0], extra,
+                           np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1]), extra])
+    base = base.astype(float) / EVAL_SCALE
     evals = x @ base + EVAL_TEMPO
 
     def losses(values: np.ndarray, rows: slice) -> tuple[float, float]:
@@ -134,10 +168,11 @@ def fit(paths: list[str], ridge: float) -> None:
 
     scales = np.arange(20, 1000, 10)
     scale = float(min(scales, key=lambda k: losses(evals / k, slice(None))[1]))
-    free = np.zeros(N_FEATURES, dtype=bool)
-    for side in (0, N_SHAPES + N_CLASSES):
+    free = np.zeros(2 * width, dtype=bool)
+    for side in (0, width):
         free[[side + s for s in FITTED_SHAPES]] = True
         free[[side + N_SHAPES + c for c in FITTED_CLASSES]] = True
+        free[side + N_SHAPES + N_CLASSES:side + width] = True
     # logistic regression in centi-stones over ``scale``, the tempo as the intercept
     z = np.hstack([x[:, free], np.ones((len(x), 1))]) / scale
     offset = x[:, ~free] @ base[~free] / scale
@@ -161,13 +196,20 @@ def fit(paths: list[str], ridge: float) -> None:
     def table(start: int, count: int, sign: int) -> tuple[int, ...]:
         return tuple(round(sign * v * EVAL_SCALE) for v in fitted[start:start + count])
 
-    half = N_SHAPES + N_CLASSES
     print("SHAPES  ", " ".join(f"{n:>6}" for n in SHAPE_NAMES))
     print("CLASSES ", " ".join(f"{n:>6}" for n in CLASS_NAMES))
     print("EVAL_SHAPE = (")
-    print(f"    {table(0, N_SHAPES, 1)},\n    {table(half, N_SHAPES, -1)},\n)")
+    print(f"    {table(0, N_SHAPES, 1)},\n    {table(width, N_SHAPES, -1)},\n)")
     print("EVAL_CLASS = (")
-    print(f"    {table(N_SHAPES, N_CLASSES, 1)},\n    {table(half + N_SHAPES, N_CLASSES, -1)},\n)")
+    print(f"    {table(N_SHAPES, N_CLASSES, 1)},\n"
+          f"    {table(width + N_SHAPES, N_CLASSES, -1)},\n)")
+    if pairs:
+        names = " ".join(f"{SHAPE_NAMES[a]}+{SHAPE_NAMES[b]}" for a, b in PAIRS)
+        print(f"PAIRS    {names}")
+        start = N_SHAPES + N_CLASSES
+        print("EVAL_PAIR = (")
+        print(f"    {table(start, len(PAIRS), 1)},\n"
+              f"    {table(width + start, len(PAIRS), -1)},\n)")
     print(f"EVAL_TEMPO = {round(theta[-1])}  # fitted {theta[-1]:.2f}")
 
 
@@ -183,11 +225,13 @@ def main() -> None:
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+")
     fitting.add_argument("--ridge", type=float, default=0.3)
+    fitting.add_argument("--pairs", action="store_true",
+                         help="also fit a weight for each pair of line shapes in one cell")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
     else:
-        fit(args.data, args.ridge)
+        fit(args.data, args.ridge, args.pairs)
 
 
 if __name__ == "__main__":

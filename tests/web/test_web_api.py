@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import GAMES, new_game, play, wait_for
 
+from gridgames.gomoku.ai import MAX_LEVEL
+
 # Black's five along row 4 on a 9 × 9 board, white answering on row 0.
 BLACK_WINS = [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]
 
@@ -130,7 +132,7 @@ def test_computer_opens_as_black(client: TestClient) -> None:
 
 
 def test_move_and_undo_while_the_computer_thinks(client: TestClient) -> None:
-    game_id = new_game(client, white="computer", level=7, time_ms=5000)["id"]
+    game_id = new_game(client, white="computer", level=MAX_LEVEL, time_ms=5000)["id"]
     state = play(client, game_id, 4, 4)
     assert state["thinking"] is True
     assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0}),

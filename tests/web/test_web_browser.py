@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from web_helpers import ARTIFACTS, Server
 
+from gridgames.gomoku.ai import MAX_LEVEL
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -248,7 +250,7 @@ def test_download_and_load_record(page: Any) -> None:
 
 
 def test_engine_progress_while_the_computer_thinks(page: Any) -> None:
-    start_game(page, "hc", 15, level=7)
+    start_game(page, "hc", 15, level=MAX_LEVEL)
     # Record what the page shows during the search: it may be short.
     page.evaluate("""() => {
         window.seen = {texts: [], marks: 0};

@@ -7,6 +7,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from web_helpers import GAMES, new_game, play
 
+from gridgames.gomoku.ai import MAX_LEVEL
+
 
 def receive_until(ws: Any, done: Any) -> list[dict[str, Any]]:
     """Messages up to and including the state for which ``done(game)`` holds."""
@@ -38,7 +40,8 @@ def assert_progress_is_current(messages: list[dict[str, Any]]) -> list[dict[str,
 
 
 def test_progress_streams_during_the_search(client: TestClient) -> None:
-    game_id = new_game(client, width=15, height=15, white="computer", level=7, time_ms=1000)["id"]
+    game_id = new_game(client, width=15, height=15, white="computer", level=MAX_LEVEL,
+                       time_ms=1000)["id"]
     with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         play(client, game_id, 7, 7)
@@ -50,7 +53,8 @@ def test_progress_streams_during_the_search(client: TestClient) -> None:
 
 
 def test_no_stale_progress_after_undo(client: TestClient) -> None:
-    game_id = new_game(client, width=15, height=15, white="computer", level=7, time_ms=3000)["id"]
+    game_id = new_game(client, width=15, height=15, white="computer", level=MAX_LEVEL,
+                       time_ms=3000)["id"]
     with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
         play(client, game_id, 7, 7)

@@ -1,6 +1,6 @@
 """Engine matches: two Gomocup brains play a series of games, judged by our rules.
 
-An engine is either our own engine at a level (``level:7``, ``level:max``),
+An engine is either our own engine at a level (``level:6``, ``level:max``),
 run as our brain in a subprocess, or the command line of any Gomocup brain.
 Each opening is played twice, once with each engine as black. Games run in
 parallel when asked: every game's engines are separate processes, so a game

@@ -9,22 +9,22 @@ from gridgames.gomoku.ai import LEVELS, MAX_LEVEL, Limit, SearchResult, get_leve
 
 def test_levels_are_numbered_from_one_to_max() -> None:
     assert [level.number for level in LEVELS] == list(range(1, MAX_LEVEL + 1))
-    assert MAX_LEVEL == 7
+    assert MAX_LEVEL == 6
     assert LEVELS[0].limit.is_greedy
     assert all(not level.limit.is_greedy for level in LEVELS[1:])
 
 
 @pytest.mark.parametrize(
     ("spec", "number"),
-    [(1, 1), (7, 7), ("3", 3), (" 5 ", 5), ("level:3", 3), ("LEVEL:7", 7), ("max", 7), ("Max", 7)],
+    [(1, 1), (6, 6), ("3", 3), (" 5 ", 5), ("level:3", 3), ("LEVEL:6", 6), ("max", 6), ("Max", 6)],
 )
 def test_get_level_accepts(spec: int | str, number: int) -> None:
     assert get_level(spec).number == number
 
 
-@pytest.mark.parametrize("spec", [0, 8, -1, "0", "nine", "level:", "level:x", "", "3.5", True])
+@pytest.mark.parametrize("spec", [0, 7, -1, "0", "nine", "level:", "level:x", "", "3.5", True])
 def test_get_level_rejects_with_the_allowed_forms(spec: object) -> None:
-    with pytest.raises(ValueError, match=r"1\.\.7, 'level:N' or 'max'"):
+    with pytest.raises(ValueError, match=r"1\.\.6, 'level:N' or 'max'"):
         get_level(spec)  # type: ignore[arg-type]
 
 
@@ -33,7 +33,7 @@ def test_limit_for_caps_time() -> None:
     assert top.limit_for(None) == top.limit
     assert top.limit_for(100).time_ms == 100
     assert top.limit_for(10**6).time_ms == top.limit.time_ms
-    assert get_level(4).limit_for(250) == Limit(time_ms=250, nodes=5_000, depth=3)
+    assert get_level(3).limit_for(250) == Limit(time_ms=250, nodes=3_000, depth=3)
 
 
 def test_limit_rejects_negative_values() -> None:

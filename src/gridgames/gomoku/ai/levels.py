@@ -31,19 +31,19 @@ class Level:
         return replace(self.limit, time_ms=time_ms)
 
 
-# Levels 2-6 are bounded by depth or nodes (the same strength on any machine,
+# Levels 2-5 are bounded by depth or nodes (the same strength on any machine,
 # deterministic), the top level by time; ``limit_for`` adds the caller's time cap on
-# top. Each level searches six to eight times as much as the one below, which is what
-# it takes to win three games in four against it (``benchmarks/engine_levels.py``).
+# top. Each level wins at least three games in four against the one below
+# (``benchmarks/engine_levels.py``): depth 2 is too close to depth 1 for that, and
+# above depth 3 it takes five to seven times the nodes.
 LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
     Level(2, "Novice", "looks one move ahead and sees forced fours",
           Limit(depth=1, nodes=1_000)),
-    Level(3, "Casual", "sees the reply to each move", Limit(depth=2, nodes=50_000)),
-    Level(4, "Club", "looks three moves ahead", Limit(depth=3, nodes=5_000)),
-    Level(5, "Strong", "short search", Limit(nodes=40_000)),
-    Level(6, "Expert", "long search", Limit(nodes=250_000)),
-    Level(7, "Master", "full engine, five seconds a move", Limit(time_ms=5_000)),
+    Level(3, "Casual", "looks three moves ahead", Limit(depth=3, nodes=3_000)),
+    Level(4, "Club", "short search", Limit(nodes=40_000)),
+    Level(5, "Expert", "long search", Limit(nodes=250_000)),
+    Level(6, "Master", "full engine, five seconds a move", Limit(time_ms=5_000)),
 )
 MAX_LEVEL = len(LEVELS)
 
@@ -52,11 +52,11 @@ def get_level(spec: int | str) -> Level:
     """Look up a level by number, ``"3"``, ``"level:3"`` or ``"max"``.
 
     >>> get_level("level:3").number, get_level("max").number
-    (3, 7)
+    (3, 6)
     >>> get_level(0)
     Traceback (most recent call last):
     ...
-    ValueError: unknown level 0; use 1..7, 'level:N' or 'max'
+    ValueError: unknown level 0; use 1..6, 'level:N' or 'max'
     """
     number: int | None = None
     if isinstance(spec, bool):

@@ -747,7 +747,7 @@ def _exit_soon(sink: TextIO, after: float = 0.8) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--level", help="cap the strength at a level (1..7, 'max'); "
+    parser.add_argument("--level", help="cap the strength at a level (1..6, 'max'); "
                         "default: use all the time the manager gives")
     parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
 

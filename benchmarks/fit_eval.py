@@ -6,17 +6,17 @@
 ``generate`` plays the engine against itself from the shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
 quiet position (neither side has a five to play, the side to move has no open
-four to make): the game's result for the side to move and the position's
-features. The features are what the evaluation is linear in: for the side to
-move and for the other side, how many (empty cell, line) pairs would make each
-line shape, and how many empty cells would make each threat class.
+four to make): the game's result for the side to move, then for the side to move
+and for the other side how many empty cells have each shape combo (the four line
+shapes a stone there would make). The evaluation is a sum over those cells.
 
-``fit`` first finds the logistic scale that best turns the current evaluation
-into a win probability, then fits every weight but the fixed ones (fives, and the
-shapes and classes worth nothing) by ridge-regularised logistic regression
-pulled towards the current weights. It prints the log-loss and squared error on
-held-out games (the last fifth) before and after, and the tables to put into
-``gridgames/gomoku/ai/patterns.py``.
+``fit`` turns each combo into the features the evaluation is linear in: its line
+shapes' counts and its threat class. It first finds the logistic scale that best turns the current
+evaluation into a win probability, then fits every weight but the fixed ones
+(fives, and the shapes and classes worth nothing) by ridge-regularised logistic
+regression pulled towards the current weights. It prints the log-loss and
+squared error on held-out games (the last fifth) before and after, and the tables
+to put into ``gridgames/gomoku/ai/patterns.py``.
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.ai.patterns import (
-    B2,
-    B3,
     C_FIVE,
     C_FLEX4,
     CLASS_NAMES,
@@ -43,8 +41,6 @@ from gridgames.gomoku.ai.patterns import (
     EVAL_SCALE,
     EVAL_SHAPE,
     EVAL_TEMPO,
-    F2,
-    F3,
     N_CLASSES,
     N_COMBOS,
     N_SHAPES,
@@ -55,8 +51,6 @@ from gridgames.gomoku.gomocup.openings import centred, default_openings
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
 FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
-PAIR_SHAPES = (B2, F2, B3, F3)
-PAIRS = [(a, b) for a in PAIR_SHAPES for b in PAIR_SHAPES if a <= b]
 
 
 def features(board: Board) -> tuple[list[list[list[int]]], bool]:
@@ -108,22 +102,13 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
     print(f"{games} games, {positions} quiet positions written to {out}")
 
 
-def combo_features(pairs: bool) -> np.ndarray:
-    """One row a shape combo: its line shapes' counts, its class (one-hot) and, with
-    ``pairs``, how many pairs of its lines show each pair of ``PAIR_SHAPES``."""
-    columns = N_SHAPES + N_CLASSES + (len(PAIRS) if pairs else 0)
-    table = np.zeros((N_COMBOS, columns))
+def combo_features() -> np.ndarray:
+    """One row a shape combo: its line shapes' counts, then its class (one-hot)."""
+    table = np.zeros((N_COMBOS, N_SHAPES + N_CLASSES))
     for combo in range(N_COMBOS):
-        shapes = [combo // N_SHAPES ** (3 - d) % N_SHAPES for d in range(4)]
-        for shape in shapes:
-            table[combo, shape] += 1
+        for d in range(4):
+            table[combo, combo // N_SHAPES ** (3 - d) % N_SHAPES] += 1
         table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
-        if pairs:
-            for i in range(4):
-                for j in range(i + 1, 4):
-                    pair = tuple(sorted((shapes[i], shapes[j])))
-                    if pair in PAIRS:
-                        table[combo, N_SHAPES + N_CLASSES + PAIRS.index(pair)] += 1
     return table
 
 
@@ -142,10 +127,10 @@ def read_positions(paths: list[str]) -> list[list]:
     return rows
 
 
-def fit(paths: list[str], ridge: float, pairs: bool) -> None:
+def fit(paths: list[str], ridge: float) -> None:
     rows = read_positions(paths)
     results = np.array([r[0] for r in rows])
-    per_combo = combo_features(pairs)
+    per_combo = combo_features()
     width = per_combo.shape[1]
     x = np.zeros((len(rows), 2 * width))
     for i, (_, mover, waiter) in enumerate(rows):
@@ -153,10 +138,9 @@ def fit(paths: list[str], ridge: float, pairs: bool) -> None:
             combos = np.array([c for c, _ in histogram], dtype=np.int64)
             counts = np.array([n for _, n in histogram], dtype=float)
             x[i, side:side + width] = counts @ per_combo[combos]
-    # the current weights (the pairs at 0), the waiting side's negated, in centi-stones
-    extra = np.zeros(width - N_SHAPES - N_CLASSES)
-    base = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0], extra,
-                           np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1]), extra])
+    # the current weights, the waiting side's negated, in centi-stones
+    base = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0],
+                           np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1])])
     base = base.astype(float) / EVAL_SCALE
     evals = x @ base + EVAL_TEMPO
 
@@ -172,7 +156,6 @@ def fit(paths: list[str], ridge: float, pairs: bool) -> None:
     for side in (0, width):
         free[[side + s for s in FITTED_SHAPES]] = True
         free[[side + N_SHAPES + c for c in FITTED_CLASSES]] = True
-        free[side + N_SHAPES + N_CLASSES:side + width] = True
     # logistic regression in centi-stones over ``scale``, the tempo as the intercept
     z = np.hstack([x[:, free], np.ones((len(x), 1))]) / scale
     offset = x[:, ~free] @ base[~free] / scale
@@ -203,13 +186,6 @@ def fit(paths: list[str], ridge: float, pairs: bool) -> None:
     print("EVAL_CLASS = (")
     print(f"    {table(N_SHAPES, N_CLASSES, 1)},\n"
           f"    {table(width + N_SHAPES, N_CLASSES, -1)},\n)")
-    if pairs:
-        names = " ".join(f"{SHAPE_NAMES[a]}+{SHAPE_NAMES[b]}" for a, b in PAIRS)
-        print(f"PAIRS    {names}")
-        start = N_SHAPES + N_CLASSES
-        print("EVAL_PAIR = (")
-        print(f"    {table(start, len(PAIRS), 1)},\n"
-              f"    {table(width + start, len(PAIRS), -1)},\n)")
     print(f"EVAL_TEMPO = {round(theta[-1])}  # fitted {theta[-1]:.2f}")
 
 
@@ -225,13 +201,11 @@ def main() -> None:
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+")
     fitting.add_argument("--ridge", type=float, default=0.3)
-    fitting.add_argument("--pairs", action="store_true",
-                         help="also fit a weight for each pair of line shapes in one cell")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
     else:
-        fit(args.data, args.ridge, args.pairs)
+        fit(args.data, args.ridge)
 
 
 if __name__ == "__main__":

@@ -244,17 +244,17 @@ CLASS_VALUE = (0, 0, 0, 12, 20, 20, 50, 300, 60, 120, 500, 800, 4000)
 # Evaluation: what each empty cell's line shapes and class are worth to a side, in
 # 1/EVAL_SCALE centi-stones; row 0 when that side is to move, row 1 when it has
 # just moved (the side to move realises a threat first). Fitted to the results of
-# self-play games by ``benchmarks/fit_eval.py`` (ridge 0.3, 15,571 positions),
-# starting from 4 and 3 times the ordering values; fives and the worthless entries
-# keep those.
+# self-play games by ``benchmarks/fit_eval.py`` (ridge 0.3, 46,754 positions from
+# games of the engine with the weights fitted before these); fives and the
+# worthless entries keep the values they started from.
 EVAL_SCALE = 12
 EVAL_SHAPE = (
-    (0, 0, -34, -37, -11, 4, 99, 199, 209, 800, 4000),
-    (0, 0, -39, -37, -15, -6, 79, 137, 156, 560, 3000),
+    (0, 0, -23, 6, -27, 125, 135, 302, 397, 800, 4000),
+    (0, 0, -27, 5, -21, 127, 88, 232, 340, 497, 3000),
 )
 EVAL_CLASS = (
-    (0, -12, 31, 12, 92, 139, 234, 1193, 257, 519, 2009, 3200, 16000),
-    (0, -1, 49, 4, 59, 102, 177, 890, 188, 395, 1507, 2359, 12000),
+    (0, -40, 14, 52, 96, 198, 272, 1183, 300, 639, 2034, 3200, 16000),
+    (0, -56, 63, 40, 39, 139, 228, 880, 227, 518, 1536, 2293, 12000),
 )
 EVAL_TEMPO = 20
 

@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 
 from gridgames.gomoku import Board, Color, Rule
-from gridgames.gomoku.ai import Limit, get_level, think, warm_up
+from gridgames.gomoku.ai import MAX_LEVEL, Limit, get_level, think, warm_up
 from gridgames.gomoku.gomocup.openings import default_openings
 from gridgames.gomoku.notation import parse_position
 
@@ -81,7 +81,10 @@ def limit_of(spec: str, factor: float) -> Limit:
         if "".join(kind + number for kind, number in bounds) != spec:
             raise SystemExit(f"bad limit {spec!r}: use n<nodes>, t<ms>, d<depth>, e.g. d3n5000")
         return Limit(**{kinds[kind]: int(number) for kind, number in bounds})
-    return scaled(int(spec), factor)
+    try:
+        return scaled(int(spec), factor)
+    except ValueError as error:
+        raise SystemExit(f"bad pair member {spec!r}: {error}") from None
 
 
 def main() -> None:
@@ -89,8 +92,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--scale", type=float, default=1.0,
                         help="factor on every level's time and nodes per move")
-    parser.add_argument("--pairs", nargs="*", default=["1-2", "2-3", "3-4", "4-5", "5-6", "6-7",
-                                                       "7-8"])
+    parser.add_argument("--pairs", nargs="*",
+                        default=[f"{n + 1}-{n}" for n in range(1, MAX_LEVEL)])
     parser.add_argument("--self-ms", type=int, default=0, help="top level at this time vs 1/10")
     parser.add_argument("--rule", default="freestyle")
     parser.add_argument("--seed", type=int, default=1)

@@ -1,7 +1,7 @@
 """Levels against each other, and the top level against a 10x shorter time of itself.
 
     python benchmarks/engine_levels.py                      # adjacent levels, 20 games each
-    python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 1-2 4-8
+    python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 2-1 6-5
     python benchmarks/engine_levels.py --pairs --self-ms 1000   # max level: 1 s vs 0.1 s
     python benchmarks/engine_levels.py --pairs n200000-n25000 d3n5000-d2  # bare limits (n, t, d)
 

@@ -11,12 +11,12 @@ and for the other side how many empty cells have each shape combo (the four line
 shapes a stone there would make). The evaluation is a sum over those cells.
 
 ``fit`` turns each combo into the features the evaluation is linear in: its line
-shapes' counts and its threat class. It first finds the logistic scale that best turns the current
-evaluation into a win probability, then fits every weight but the fixed ones
-(fives, and the shapes and classes worth nothing) by ridge-regularised logistic
-regression pulled towards the current weights. It prints the log-loss and
-squared error on held-out games (the last fifth) before and after, and the tables
-to put into ``gridgames/gomoku/ai/patterns.py``.
+shapes' counts and its threat class. It first finds the logistic scale that best
+turns the current evaluation into a win probability, then fits every weight but
+the fixed ones (fives, and the shapes and classes worth nothing) by
+ridge-regularised logistic regression pulled towards the current weights. It
+prints the log-loss and squared error on held-out games (the last fifth) before
+and after, and the tables to put into ``gridgames/gomoku/ai/patterns.py``.
 """
 
 from __future__ import annotations

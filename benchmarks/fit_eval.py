@@ -45,6 +45,7 @@ from gridgames.gomoku.ai.patterns import (
     N_COMBOS,
     N_SHAPES,
     SHAPE_NAMES,
+    combo_shapes,
 )
 from gridgames.gomoku.gomocup.openings import centred, default_openings
 
@@ -106,8 +107,8 @@ def combo_features() -> np.ndarray:
     """One row a shape combo: its line shapes' counts, then its class (one-hot)."""
     table = np.zeros((N_COMBOS, N_SHAPES + N_CLASSES))
     for combo in range(N_COMBOS):
-        for d in range(4):
-            table[combo, combo // N_SHAPES ** (3 - d) % N_SHAPES] += 1
+        for shape in combo_shapes(combo):
+            table[combo, shape] += 1
         table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
     return table
 

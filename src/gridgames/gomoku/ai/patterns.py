@@ -259,18 +259,23 @@ EVAL_CLASS = (
 EVAL_TEMPO = 20
 
 
+def combo_shapes(combo: int) -> tuple[int, int, int, int]:
+    """The four line shapes (one per direction) packed into a shape combo."""
+    return (
+        combo // N_SHAPES**3,
+        combo // N_SHAPES**2 % N_SHAPES,
+        combo // N_SHAPES % N_SHAPES,
+        combo % N_SHAPES,
+    )
+
+
 def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     classes = np.zeros(N_COMBOS, dtype=np.uint8)
     values = np.zeros(N_COMBOS, dtype=np.int32)
     evals = np.zeros((2, N_COMBOS), dtype=np.int32)
     suspect = np.zeros(N_COMBOS, dtype=np.uint8)
     for combo in range(N_COMBOS):
-        shapes = (
-            combo // N_SHAPES**3,
-            combo // N_SHAPES**2 % N_SHAPES,
-            combo // N_SHAPES % N_SHAPES,
-            combo % N_SHAPES,
-        )
+        shapes = combo_shapes(combo)
         cls = _class_of(shapes)
         classes[combo] = cls
         values[combo] = sum(SHAPE_VALUE[s] for s in shapes) + CLASS_VALUE[cls]

@@ -8,6 +8,7 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.notation import parse_position
 
 LIMIT = Limit(time_ms=3000)
@@ -26,6 +27,9 @@ WINS = [
     ("caro", PLAIN_FOURS_WIN),
 ]
 
+# White wins by fours and threes (not by fours alone).
+VCT_WIN = "h8g7i10f9h9h7g8f7i7f8j11k12f10g9e7"
+
 DEFENCES = [
     # (rule, moves, the only move that stops the opponent's VCF)
     ("freestyle", "h8j7h10j9j10i8g7i9g9k10h7l11m12h9g10k9l9k6l5k8k7k12k11", "g8"),
@@ -42,13 +46,26 @@ def board_of(rule: str, moves: str) -> Board:
 
 
 def test_only_the_full_vcf_solver_sees_a_win_by_plain_fours() -> None:
-    board = board_of("caro", PLAIN_FOURS_WIN)
-    pos = P.new_position(15, 15, board.rule.code, P.new_table(10))
-    for point in board.move_stack:
-        P.make(pos, P.cell_index(pos, point))
+    pos = load_position(board_of("caro", PLAIN_FOURS_WIN), P.new_table(10))
     black = int(pos.info[P.I_SIDE])
     assert S.vcf(pos, 0, 40, black, 1) > 0  # every four: the root solver
     assert S.vcf(pos, 0, 40, black, 0) == 0  # the leaf solver's shortcut misses it
+
+
+def test_threat_cache_keeps_proven_wins_and_forgets_searches_cut_short() -> None:
+    pos = load_position(board_of("freestyle", VCT_WIN), P.new_table(10))
+    white = int(pos.info[P.I_SIDE])
+    pos.info[P.I_VCF_LIMIT] = 200
+    assert S.vct(pos, 0, 10, white) == 0  # too few nodes to find it
+    # ... which proves nothing, so nothing of it may be remembered as a failure
+    pos.info[P.I_NODES] = 0
+    pos.info[P.I_VCF_LIMIT] = 1_000_000
+    plies = S.vct(pos, 0, 10, white)
+    searched = pos.info[P.I_NODES]
+    assert plies > 0
+    pos.info[P.I_NODES] = 0
+    assert S.vct(pos, 0, 10, white) == plies
+    assert pos.info[P.I_NODES] * 100 < searched  # the replies' wins are remembered
 
 
 @pytest.mark.parametrize(("rule", "moves"), WINS)

@@ -72,6 +72,7 @@ NULL_MOVE_KEY = 0x5851F42D4C957F2D  # hashed in while the side to move passes
 # Set apart the threat searches' cache keys of each attacker and each kind of search.
 _VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908,
                       0x3C6EF372FE94F82B], dtype=np.int64)
+_VCT_SALT = 0x7F4A7C159E3779B9
 
 
 @njit(cache=True, nogil=True)
@@ -225,6 +226,32 @@ def _block_that_is_a_four(pos, me):
 
 
 @njit(cache=True, nogil=True)
+def _threat_cache_probe(pos, key, ply, depth_left):
+    """What a threat search knows of ``key``: plies to the win, 0 for a failure tried at
+    least as deep, -1 when nothing (a win holds at any depth; at the root, always -1)."""
+    slot = key & (pos.vcf_cache.shape[0] - 1)
+    cached = pos.vcf_cache[slot, 1]
+    if (
+        ply > 0
+        and pos.vcf_cache[slot, 0] ^ cached == key
+        and cached != 0
+        and (cached & 255 > 0 or (cached >> 8) & 255 >= depth_left)
+    ):
+        return cached & 255
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _threat_cache_store(pos, key, result, depth_left):
+    if pos.info[I_ABORT] != 0 or (result == 0 and _threat_budget_spent(pos)):
+        return  # a search cut short proves nothing
+    slot = key & (pos.vcf_cache.shape[0] - 1)
+    entry = min(result, 255) | depth_left << 8 | 1 << 16
+    pos.vcf_cache[slot, 0] = key ^ entry
+    pos.vcf_cache[slot, 1] = entry
+
+
+@njit(cache=True, nogil=True)
 def _attacker_settled(pos, ply, depth_left, ply_margin):
     """A threat search's attacker node decided without looking at moves: 1 when the
     attacker has a five to play (left in ``info[I_VCF_MOVE]`` at ply 0), 0 when the
@@ -299,16 +326,9 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     if settled >= 0:
         return settled
     key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
-    slot = key & (pos.vcf_cache.shape[0] - 1)
-    cached = pos.vcf_cache[slot, 1]
-    # a known win holds at any depth; a known failure only as deep as it was tried
-    if (
-        ply > 0
-        and pos.vcf_cache[slot, 0] ^ cached == key
-        and cached != 0
-        and (cached & 255 > 0 or (cached >> 8) & 255 >= depth_left)
-    ):
-        return cached & 255
+    cached = _threat_cache_probe(pos, key, ply, depth_left)
+    if cached >= 0:
+        return cached
     if pos.class_count[opp - 1, C_FIVE] > 0:
         block = _block_that_is_a_four(pos, me)
         if block < 0:
@@ -335,11 +355,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
             break
         if info[I_ABORT] != 0:
             return 0
-    if result > 0 or not _threat_budget_spent(pos):
-        # (a search cut short by its node budget proves nothing)
-        entry = min(result, 255) | depth_left << 8 | 1 << 16
-        pos.vcf_cache[slot, 0] = key ^ entry
-        pos.vcf_cache[slot, 1] = entry
+    _threat_cache_store(pos, key, result, depth_left)
     return result
 
 
@@ -388,6 +404,10 @@ def vct(pos, ply, depth_left, attacker):
     settled = _attacker_settled(pos, ply, depth_left, np.int64(8))
     if settled >= 0:
         return settled
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
+    cached = _threat_cache_probe(pos, key, ply, depth_left)
+    if cached >= 0:
+        return cached
     moves = pos.move_buf[ply]
     if pos.class_count[opp - 1, C_FIVE] > 0:
         block = _block_that_is_a_four(pos, me)
@@ -403,20 +423,23 @@ def vct(pos, ply, depth_left, attacker):
             return 3
         n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
         _sort_by_value(pos, ply, n, me)
+    result = 0
     for i in range(n):
         move = np.int64(moves[i])
         if is_forbidden(pos, me, move):
             continue
         make(pos, move)
-        result = vct(pos, ply + 1, depth_left, attacker)
+        found = vct(pos, ply + 1, depth_left, attacker)
         unmake(pos)
-        if result > 0:
+        if found > 0:
             if ply == 0:
                 info[I_VCF_MOVE] = move
-            return result + 1
+            result = found + 1
+            break
         if info[I_ABORT] != 0:
             return 0
-    return 0
+    _threat_cache_store(pos, key, result, depth_left)
+    return result
 
 
 # ---------------------------------------------------------------------------

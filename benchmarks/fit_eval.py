@@ -2,6 +2,8 @@
 
     python benchmarks/fit_eval.py generate games.jsonl --minutes 30 --nodes 25000
     python benchmarks/fit_eval.py fit games.jsonl --ridge 0.3
+    python benchmarks/fit_eval.py generate renju.jsonl --rule renju
+    python benchmarks/fit_eval.py fit renju.jsonl --rule renju
 
 ``generate`` plays the engine against itself from the shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
@@ -14,9 +16,9 @@ shapes a stone there would make). The evaluation is a sum over those cells.
 shapes' counts and its threat class. It first finds the logistic scale that best
 turns the current evaluation into a win probability, then fits every weight but
 the fixed ones (fives, and the shapes and classes worth nothing) by
-ridge-regularised logistic regression pulled towards the current weights. It
-prints the log-loss and squared error on held-out games (the last fifth) before
-and after, and the tables to put into ``gridgames/gomoku/ai/patterns.py``.
+ridge-regularised logistic regression pulled towards the rule's current weights.
+It prints the log-loss and squared error on held-out games (the last fifth) before
+and after, and the rule's ``EvalWeights`` to put into ``gridgames/gomoku/ai/patterns.py``.
 """
 
 from __future__ import annotations
@@ -37,15 +39,13 @@ from gridgames.gomoku.ai.patterns import (
     C_FLEX4,
     CLASS_NAMES,
     COMBO_CLASS,
-    EVAL_CLASS,
     EVAL_SCALE,
-    EVAL_SHAPE,
-    EVAL_TEMPO,
     N_CLASSES,
     N_COMBOS,
     N_SHAPES,
     SHAPE_NAMES,
     combo_shapes,
+    eval_weights,
 )
 from gridgames.gomoku.gomocup.openings import centred, default_openings
 
@@ -128,7 +128,7 @@ def read_positions(paths: list[str]) -> list[list]:
     return rows
 
 
-def fit(paths: list[str], ridge: float) -> None:
+def fit(paths: list[str], ridge: float, rule: Rule) -> None:
     rows = read_positions(paths)
     results = np.array([r[0] for r in rows])
     per_combo = combo_features()
@@ -139,11 +139,12 @@ def fit(paths: list[str], ridge: float) -> None:
             combos = np.array([c for c, _ in histogram], dtype=np.int64)
             counts = np.array([n for _, n in histogram], dtype=float)
             x[i, side:side + width] = counts @ per_combo[combos]
-    # the current weights, the waiting side's negated, in centi-stones
-    base = np.concatenate([EVAL_SHAPE[0], EVAL_CLASS[0],
-                           np.negative(EVAL_SHAPE[1]), np.negative(EVAL_CLASS[1])])
+    # the rule's current weights, the waiting side's negated, in centi-stones
+    weights = eval_weights(rule.code)
+    base = np.concatenate([weights.shape[0], weights.klass[0],
+                           np.negative(weights.shape[1]), np.negative(weights.klass[1])])
     base = base.astype(float) / EVAL_SCALE
-    evals = x @ base + EVAL_TEMPO
+    evals = x @ base + weights.tempo
 
     def losses(values: np.ndarray, rows: slice) -> tuple[float, float]:
         p = np.clip(1 / (1 + np.exp(-values[rows])), 1e-9, 1 - 1e-9)
@@ -160,7 +161,7 @@ def fit(paths: list[str], ridge: float) -> None:
     # logistic regression in centi-stones over ``scale``, the tempo as the intercept
     z = np.hstack([x[:, free], np.ones((len(x), 1))]) / scale
     offset = x[:, ~free] @ base[~free] / scale
-    prior = np.append(base[free], EVAL_TEMPO)
+    prior = np.append(base[free], weights.tempo)
     theta = prior.copy()
     train = slice(0, len(x) * 4 // 5)
     test = slice(len(x) * 4 // 5, None)
@@ -182,12 +183,13 @@ def fit(paths: list[str], ridge: float) -> None:
 
     print("SHAPES  ", " ".join(f"{n:>6}" for n in SHAPE_NAMES))
     print("CLASSES ", " ".join(f"{n:>6}" for n in CLASS_NAMES))
-    print("EVAL_SHAPE = (")
-    print(f"    {table(0, N_SHAPES, 1)},\n    {table(width, N_SHAPES, -1)},\n)")
-    print("EVAL_CLASS = (")
-    print(f"    {table(N_SHAPES, N_CLASSES, 1)},\n"
-          f"    {table(width + N_SHAPES, N_CLASSES, -1)},\n)")
-    print(f"EVAL_TEMPO = {round(theta[-1])}  # fitted {theta[-1]:.2f}")
+    print(f"EvalWeights for {rule.name.lower()} (tempo fitted {theta[-1]:.2f}):")
+    print("    shape=(")
+    print(f"        {table(0, N_SHAPES, 1)},\n        {table(width, N_SHAPES, -1)},\n    ),")
+    print("    klass=(")
+    print(f"        {table(N_SHAPES, N_CLASSES, 1)},\n"
+          f"        {table(width + N_SHAPES, N_CLASSES, -1)},\n    ),")
+    print(f"    tempo={round(theta[-1])},")
 
 
 def main() -> None:
@@ -202,11 +204,13 @@ def main() -> None:
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+")
     fitting.add_argument("--ridge", type=float, default=0.3)
+    fitting.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle",
+                         help="the rule the games were played under: its weights are refitted")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
     else:
-        fit(args.data, args.ridge)
+        fit(args.data, args.ridge, Rule[args.rule.upper()])
 
 
 if __name__ == "__main__":

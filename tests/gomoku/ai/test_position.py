@@ -79,10 +79,12 @@ def test_five_cells_agree_with_the_rule_kernel(rule: Rule) -> None:
                     assert (cls == patterns.C_FIVE) == wins, (rule, color, x, y)
 
 
-def test_evaluation_is_the_weighted_count_of_shapes_and_classes() -> None:
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
+def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> None:
     """The running evaluation equals its definition summed over the empty cells."""
+    weights = patterns.eval_weights(rule.code)
     rng = random.Random(7)
-    board = Board(15)
+    board = Board(15, rule=rule)
     for _ in range(40):
         centre = [m for m in board.legal_moves if 4 <= m[0] <= 10 and 4 <= m[1] <= 10]
         board.push(rng.choice(centre))
@@ -95,9 +97,9 @@ def test_evaluation_is_the_weighted_count_of_shapes_and_classes() -> None:
             total = 0
             for idx in np.flatnonzero(pos.cells == 0):
                 shapes = pos.shape[colour, idx * 4 : idx * 4 + 4]
-                total += sum(patterns.EVAL_SHAPE[role][s] for s in shapes)
+                total += sum(weights.shape[role][s] for s in shapes)
                 cls = pos.combo_table[P.T_CLASS, pos.combo[colour, idx]]
-                total += patterns.EVAL_CLASS[role][cls]
+                total += weights.klass[role][cls]
             totals.append(total)
-        expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + patterns.EVAL_TEMPO
+        expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + weights.tempo
         assert S.evaluate(pos) == expected

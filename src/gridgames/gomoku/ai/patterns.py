@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import platformdirs
@@ -243,20 +244,50 @@ CLASS_VALUE = (0, 0, 0, 12, 20, 20, 50, 300, 60, 120, 500, 800, 4000)
 
 # Evaluation: what each empty cell's line shapes and class are worth to a side, in
 # 1/EVAL_SCALE centi-stones; row 0 when that side is to move, row 1 when it has
-# just moved (the side to move realises a threat first). Fitted to the results of
-# self-play games by ``benchmarks/fit_eval.py`` (ridge 0.3, 46,754 positions from
-# games of the engine with the weights fitted before these); fives and the
-# worthless entries keep the values they started from.
+# just moved (the side to move realises a threat first); and the side to move's
+# bonus (``tempo``, centi-stones). Fitted to the results of self-play games by
+# ``benchmarks/fit_eval.py``; fives and the worthless entries keep the values they
+# started from.
 EVAL_SCALE = 12
-EVAL_SHAPE = (
-    (0, 0, -23, 6, -27, 125, 135, 302, 397, 800, 4000),
-    (0, 0, -27, 5, -21, 127, 88, 232, 340, 497, 3000),
+
+
+class EvalWeights(NamedTuple):
+    shape: tuple[tuple[int, ...], tuple[int, ...]]  # per line shape (SHAPE_NAMES)
+    klass: tuple[tuple[int, ...], tuple[int, ...]]  # per threat class (CLASS_NAMES)
+    tempo: int
+
+
+# Five in a row, overlines and caro alike (ridge 0.3, 46,754 positions from freestyle
+# games of the engine with the weights fitted before these).
+FIVE_IN_A_ROW_EVAL = EvalWeights(
+    shape=(
+        (0, 0, -23, 6, -27, 125, 135, 302, 397, 800, 4000),
+        (0, 0, -27, 5, -21, 127, 88, 232, 340, 497, 3000),
+    ),
+    klass=(
+        (0, -40, 14, 52, 96, 198, 272, 1183, 300, 639, 2034, 3200, 16000),
+        (0, -56, 63, 40, 39, 139, 228, 880, 227, 518, 1536, 2293, 12000),
+    ),
+    tempo=20,
 )
-EVAL_CLASS = (
-    (0, -40, 14, 52, 96, 198, 272, 1183, 300, 639, 2034, 3200, 16000),
-    (0, -56, 63, 40, 39, 139, 228, 880, 227, 518, 1536, 2293, 12000),
+# Renju, where black's fouls make open twos and threes worth less (ridge 0.3,
+# 17,551 positions from renju games of the engine with the weights above).
+RENJU_EVAL = EvalWeights(
+    shape=(
+        (0, 0, -6, 9, 18, 42, 124, 282, 415, 800, 4000),
+        (0, 0, -12, 9, 17, 42, 80, 194, 370, 489, 3000),
+    ),
+    klass=(
+        (0, -52, 3, 12, 97, 183, 266, 1180, 286, 664, 2041, 3200, 16000),
+        (0, -64, 66, -8, 40, 120, 215, 873, 221, 549, 1543, 2284, 12000),
+    ),
+    tempo=20,
 )
-EVAL_TEMPO = 20
+
+
+def eval_weights(rule_code: int) -> EvalWeights:
+    """The evaluation weights a rule plays with."""
+    return RENJU_EVAL if rule_code == rules.RENJU_CODE else FIVE_IN_A_ROW_EVAL
 
 
 def combo_shapes(combo: int) -> tuple[int, int, int, int]:
@@ -269,25 +300,34 @@ def combo_shapes(combo: int) -> tuple[int, int, int, int]:
     )
 
 
-def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def combo_evals(weights: EvalWeights) -> np.ndarray:
+    """Each shape combo's worth to a side: row 0 when it is to move, row 1 when not."""
+    evals = np.zeros((2, N_COMBOS), dtype=np.int32)
+    for combo in range(N_COMBOS):
+        shapes = combo_shapes(combo)
+        cls = COMBO_CLASS[combo]
+        for role in range(2):
+            evals[role, combo] = (sum(weights.shape[role][s] for s in shapes)
+                                  + weights.klass[role][cls])
+    return evals
+
+
+def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     classes = np.zeros(N_COMBOS, dtype=np.uint8)
     values = np.zeros(N_COMBOS, dtype=np.int32)
-    evals = np.zeros((2, N_COMBOS), dtype=np.int32)
     suspect = np.zeros(N_COMBOS, dtype=np.uint8)
     for combo in range(N_COMBOS):
         shapes = combo_shapes(combo)
         cls = _class_of(shapes)
         classes[combo] = cls
         values[combo] = sum(SHAPE_VALUE[s] for s in shapes) + CLASS_VALUE[cls]
-        for role in range(2):
-            evals[role, combo] = sum(EVAL_SHAPE[role][s] for s in shapes) + EVAL_CLASS[role][cls]
         fours = sum(1 for s in shapes if s in (B4, F4))
         threes = sum(1 for s in shapes if s == F3)
         # Renju pre-filter: only these cells can be forbidden for black (the rule
         # kernel decides); a same-line double four shows up as F4.
         if cls != C_FIVE and (OL in shapes or F4 in shapes or fours >= 2 or threes >= 2):
             suspect[combo] = 1
-    return classes, values, suspect, evals
+    return classes, values, suspect
 
 
-COMBO_CLASS, COMBO_VALUE, COMBO_SUSPECT, COMBO_EVAL = _build_combo_tables()
+COMBO_CLASS, COMBO_VALUE, COMBO_SUSPECT = _build_combo_tables()

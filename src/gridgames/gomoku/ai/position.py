@@ -25,10 +25,11 @@ from numba import njit
 
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
-    COMBO_EVAL,
     COMBO_SUSPECT,
     COMBO_VALUE,
     N_CLASSES,
+    combo_evals,
+    eval_weights,
     line_table,
 )
 from gridgames.gomoku.rules import CARO_CODE, CARO_EXACT_CODE, RENJU_CODE, WALL, forbidden_kind
@@ -47,7 +48,8 @@ I_OFFSETS = 21  # four slots: flat steps of the four directions
 I_ROOT_COUNT, I_VCF_MOVE, I_ROOT_BEST, I_ROOT_BEST_SCORE = 25, 26, 27, 28
 I_WAIT_VALUE = 29  # two slots: black's and white's evaluation sums when not to move
 I_NULL = 31  # 1 while a null move is being searched
-N_INFO = 32
+I_TEMPO = 32  # the side to move's evaluation bonus under the rule
+N_INFO = 33
 
 # Rows of Position.combo_table
 T_CLASS, T_VALUE, T_SUSPECT, T_EVAL_MOVER, T_EVAL_WAITER = 0, 1, 2, 3, 4
@@ -84,8 +86,18 @@ class Position(NamedTuple):
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}
-_COMBO_TABLE = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE, COMBO_SUSPECT.astype(np.int32),
-                         COMBO_EVAL[0], COMBO_EVAL[1]])
+_COMBO_TABLES: dict[int, np.ndarray] = {}
+
+
+def combo_table(rule_code: int) -> np.ndarray:
+    """The (5, N_COMBOS) table of a rule: class, move value, renju suspect, evaluations."""
+    table = _COMBO_TABLES.get(rule_code)
+    if table is None:
+        evals = combo_evals(eval_weights(rule_code))
+        table = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE,
+                          COMBO_SUSPECT.astype(np.int32), evals[0], evals[1]])
+        _COMBO_TABLES[rule_code] = table
+    return table
 
 
 def new_table(tt_bits: int = TT_BITS, *, shared: bool = False) -> np.ndarray:
@@ -126,7 +138,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         stack=np.zeros((width * height + 1, 5), dtype=np.int32),
         zobrist=zobrist,
         line_table=line_table(rule_code),
-        combo_table=_COMBO_TABLE,
+        combo_table=combo_table(rule_code),
         tt=new_table() if tt is None else tt,
         history=np.zeros((3, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
@@ -143,6 +155,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     info[I_RULE] = rule_code
     info[I_CARO] = int(rule_code in (CARO_CODE, CARO_EXACT_CODE))
     info[I_SIDE] = 1
+    info[I_TEMPO] = eval_weights(rule_code).tempo
     info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
     init_position(pos)
     return pos

@@ -21,7 +21,6 @@ from gridgames.gomoku.ai.patterns import (
     C_FLEX3_2X,
     C_FLEX4,
     EVAL_SCALE,
-    EVAL_TEMPO,
 )
 from gridgames.gomoku.ai.position import (
     I_ABORT,
@@ -46,6 +45,7 @@ from gridgames.gomoku.ai.position import (
     I_STAMP,
     I_STOP,
     I_STRIDE,
+    I_TEMPO,
     I_VALUE,
     I_VCF_LIMIT,
     I_VCF_MOVE,
@@ -176,9 +176,9 @@ def _has_four_move(pos, color):
 @njit(cache=True, nogil=True)
 def evaluate(pos):
     me = pos.info[I_SIDE] - 1
-    # each side's threats weighed by who moves next (see patterns.EVAL_SHAPE)
+    # each side's threats weighed by who moves next (see patterns.EvalWeights)
     score = (pos.info[I_VALUE + me] - pos.info[I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
-    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + EVAL_TEMPO))
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + pos.info[I_TEMPO]))
 
 
 @njit(cache=True, nogil=True)

@@ -257,21 +257,22 @@ class EvalWeights(NamedTuple):
     tempo: int
 
 
-# Five in a row, overlines and caro alike (ridge 0.3, 46,754 positions from freestyle
-# games of the engine with the weights fitted before these).
+# Five in a row, overlines and caro alike (ridge 0.3, 69,365 positions from freestyle
+# games of the engine with the weights fitted before these, and of earlier versions).
 FIVE_IN_A_ROW_EVAL = EvalWeights(
     shape=(
-        (0, 0, -23, 6, -27, 125, 135, 302, 397, 800, 4000),
-        (0, 0, -27, 5, -21, 127, 88, 232, 340, 497, 3000),
+        (0, 0, -17, 6, -11, 110, 132, 330, 508, 800, 4000),
+        (0, 0, -23, 5, -6, 120, 66, 252, 447, 398, 3000),
     ),
     klass=(
-        (0, -40, 14, 52, 96, 198, 272, 1183, 300, 639, 2034, 3200, 16000),
-        (0, -56, 63, 40, 39, 139, 228, 880, 227, 518, 1536, 2293, 12000),
+        (0, -29, -12, 49, 88, 209, 285, 1165, 266, 746, 2072, 3200, 16000),
+        (0, -50, 65, 21, 24, 152, 245, 856, 205, 618, 1579, 2188, 12000),
     ),
     tempo=20,
 )
 # Renju, where black's fouls make open twos and threes worth less (ridge 0.3,
-# 17,551 positions from renju games of the engine with the weights above).
+# 17,551 positions from renju games of the engine with the freestyle weights
+# fitted before those above).
 RENJU_EVAL = EvalWeights(
     shape=(
         (0, 0, -6, 9, 18, 42, 124, 282, 415, 800, 4000),

@@ -40,7 +40,7 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
     Level(2, "Novice", "looks one move ahead and sees forced fours",
           Limit(depth=1, nodes=1_000)),
-    Level(3, "Casual", "looks three moves ahead", Limit(depth=3, nodes=4_000)),
+    Level(3, "Casual", "looks three moves ahead", Limit(depth=3, nodes=5_000)),
     Level(4, "Club", "short search", Limit(nodes=30_000)),
     Level(5, "Expert", "long search", Limit(nodes=250_000)),
     Level(6, "Master", "full engine, five seconds a move", Limit(time_ms=5_000)),

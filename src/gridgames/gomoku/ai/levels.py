@@ -35,7 +35,7 @@ class Level:
 # deterministic), the top level by time; ``limit_for`` adds the caller's time cap on
 # top. Each level wins at least three games in four against the one below
 # (``benchmarks/engine_levels.py``): depth 2 is too close to depth 1 for that, and
-# above depth 3 it takes seven or eight times the nodes.
+# above depth 3 it takes six to eight times the nodes.
 LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
     Level(2, "Novice", "looks one move ahead and sees forced fours",

@@ -270,9 +270,9 @@ FIVE_IN_A_ROW_EVAL = EvalWeights(
     ),
     tempo=20,
 )
-# Renju, where black's fouls make open twos and threes worth less (ridge 0.3,
-# 17,551 positions from renju games of the engine with the freestyle weights
-# fitted before those above).
+# Renju, where open twos come out worth about a third as much (ridge 0.3, 17,551
+# positions from renju games of the engine with the freestyle weights fitted
+# before those above).
 RENJU_EVAL = EvalWeights(
     shape=(
         (0, 0, -6, 9, 18, 42, 124, 282, 415, 800, 4000),

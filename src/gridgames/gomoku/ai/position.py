@@ -28,6 +28,7 @@ from gridgames.gomoku.ai.patterns import (
     COMBO_SUSPECT,
     COMBO_VALUE,
     N_CLASSES,
+    EvalWeights,
     combo_evals,
     eval_weights,
     line_table,
@@ -86,17 +87,19 @@ class Position(NamedTuple):
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}
-_COMBO_TABLES: dict[int, np.ndarray] = {}
+_COMBO_TABLES: dict[EvalWeights, np.ndarray] = {}
 
 
 def combo_table(rule_code: int) -> np.ndarray:
-    """The (5, N_COMBOS) table of a rule: class, move value, renju suspect, evaluations."""
-    table = _COMBO_TABLES.get(rule_code)
+    """The (5, N_COMBOS) table of a rule: class, move value, renju suspect, evaluations
+    (built once for each set of weights, which several rules share)."""
+    weights = eval_weights(rule_code)
+    table = _COMBO_TABLES.get(weights)
     if table is None:
-        evals = combo_evals(eval_weights(rule_code))
+        evals = combo_evals(weights)
         table = np.stack([COMBO_CLASS.astype(np.int32), COMBO_VALUE,
                           COMBO_SUSPECT.astype(np.int32), evals[0], evals[1]])
-        _COMBO_TABLES[rule_code] = table
+        _COMBO_TABLES[weights] = table
     return table
 
 

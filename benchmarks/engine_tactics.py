@@ -25,6 +25,7 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.notation import format_position, format_renju, parse_position
 
 SUITE = Path(__file__).parent / "data" / "tactics.txt"
@@ -32,16 +33,9 @@ PROOF_NODES = 3_000_000
 MIN_PLIES = 7  # wins shorter than four moves of the attacker are too easy
 
 
-def load_position(board: Board) -> P.Position:
-    pos = P.new_position(board.width, board.height, board.rule.code, P.new_table(10))
-    for point in board.move_stack:
-        P.make(pos, P.cell_index(pos, point))
-    return pos
-
-
 def threat_win(board: Board, *, vct: bool, nodes: int = PROOF_NODES) -> int:
     """Plies of a forced win for the side to move found by VCF (or VCT), 0 if none."""
-    pos = load_position(board)
+    pos = load_position(board, P.new_table(10))
     pos.info[P.I_VCF_LIMIT] = nodes
     side = int(pos.info[P.I_SIDE])
     plies = int(S.vcf(pos, 0, 40, side, 1))
@@ -54,7 +48,7 @@ def attacker_still_wins(board: Board, nodes: int = PROOF_NODES) -> bool:
     """After the attacker's move: do all defences lose (by the threat solvers)?"""
     if board.outcome() is not None:
         return board.outcome().winner is not None  # type: ignore[union-attr]
-    pos = load_position(board)
+    pos = load_position(board, P.new_table(10))
     pos.info[P.I_VCF_LIMIT] = nodes
     attacker = 3 - int(pos.info[P.I_SIDE])
     if S.vcf(pos, 0, 40, attacker, 1) > 0:
@@ -64,7 +58,7 @@ def attacker_still_wins(board: Board, nodes: int = PROOF_NODES) -> bool:
 
 def opponent_vcf(board: Board, nodes: int = 200_000) -> int:
     """Plies of the opponent's VCF if it were their move now."""
-    pos = load_position(board)
+    pos = load_position(board, P.new_table(10))
     pos.info[P.I_SIDE] = 3 - pos.info[P.I_SIDE]
     pos.info[P.I_VCF_LIMIT] = nodes
     return int(S.vcf(pos, 0, 40, int(pos.info[P.I_SIDE]), 1))

@@ -7,10 +7,13 @@
 
 ``generate`` plays the engine against itself from the shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
-quiet position (neither side has a five to play, the side to move has no open
-four to make): the game's result for the side to move, then for the side to move
-and for the other side how many empty cells have each shape combo (the four line
-shapes a stone there would make). The evaluation is a sum over those cells.
+game: its rule, board size, moves and winner. ``fit`` replays the games and takes
+every quiet position (neither side has a five to play, the side to move has no
+open four to make): the game's result for the side to move, then for the side to
+move and for the other side how many empty cells have each shape combo (the four
+line shapes a stone there would make). The evaluation is a sum over those cells.
+Recording moves rather than features lets a later version of the shapes be
+fitted to the same games.
 
 ``fit`` turns each combo into the features the evaluation is linear in: its line
 shapes' counts and its threat class. It first finds the logistic scale that best
@@ -33,7 +36,6 @@ import numpy as np
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
-from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.ai.patterns import (
     C_FIVE,
     C_FLEX4,
@@ -54,10 +56,9 @@ FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
 
 
-def features(board: Board) -> tuple[list[list[list[int]]], bool]:
+def features(pos: P.Position) -> tuple[list[list[list[int]]], bool]:
     """How many empty cells have each shape combo, for the side to move then the other
     (``[combo, count]`` pairs), and whether the position is tactical."""
-    pos = load_position(board, P.new_table(4))
     me = int(pos.info[P.I_SIDE]) - 1
     empty = pos.cells == 0
     histograms = []
@@ -79,28 +80,41 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
     rng = random.Random(seed)
     openings = default_openings()
     deadline = time.monotonic() + 60 * minutes
-    games = positions = 0
+    games = 0
     with open(out, "a", encoding="utf-8") as file:
         while time.monotonic() < deadline:
             board = Board(15, rule=rule)
             board.push_many(centred(rng.choice(openings), 15, 15) or [])
             for _ in range(rng.randrange(3)):
                 board.push(rng.choice(near_moves(board)))
-            quiet = []
             while board.outcome() is None and len(board.move_stack) < board.width * board.height:
-                histograms, tactical = features(board)
-                if not tactical:
-                    quiet.append((board.to_move, histograms))
                 board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
             outcome = board.outcome()
             winner = outcome.winner if outcome is not None else None
-            for color, histograms in quiet:
-                result = 0.5 if winner is None else float(winner is color)
-                file.write(json.dumps([result, *histograms]) + "\n")
+            record = {"rule": rule.name.lower(), "width": board.width, "height": board.height,
+                      "moves": [list(m) for m in board.move_stack],
+                      "winner": winner.name.lower() if winner else None}
+            file.write(json.dumps(record) + "\n")
             games += 1
-            positions += len(quiet)
             file.flush()
-    print(f"{games} games, {positions} quiet positions written to {out}")
+    print(f"{games} games written to {out}")
+
+
+def quiet_positions(game: dict) -> list[list]:
+    """``[result, side to move's combos, other side's combos]`` for each quiet position
+    of a recorded game, the result for the side to move (1 won, 0.5 drawn, 0 lost)."""
+    rule = Rule[game["rule"].upper()]
+    pos = P.new_position(game["width"], game["height"], rule.code, P.new_table(4))
+    winner = {"black": 1, "white": 2, None: 0}[game["winner"]]
+    rows = []
+    for move in game["moves"]:
+        histograms, tactical = features(pos)
+        if not tactical:
+            side = int(pos.info[P.I_SIDE])
+            result = 0.5 if winner == 0 else float(winner == side)
+            rows.append([result, *histograms])
+        P.make(pos, P.cell_index(pos, tuple(move)))
+    return rows
 
 
 def combo_features() -> np.ndarray:
@@ -113,23 +127,28 @@ def combo_features() -> np.ndarray:
     return table
 
 
-def read_positions(paths: list[str]) -> list[list]:
+def read_positions(paths: list[str], rule: Rule) -> list[list]:
     rows = []
     for path in paths:
         try:
             with open(path, encoding="utf-8") as file:
-                rows += [json.loads(line) for line in file]
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"cannot read {path} (lines written by 'generate'): {error}") from None
+                for number, line in enumerate(file, 1):
+                    game = json.loads(line)
+                    if not isinstance(game, dict) or "moves" not in game:
+                        raise ValueError(f"line {number} is not a game written by 'generate'")
+                    if game["rule"] != rule.name.lower():
+                        raise ValueError(f"line {number} is a {game['rule']} game, "
+                                         f"not {rule.name.lower()}")
+                    rows += quiet_positions(game)
+        except (OSError, ValueError, KeyError) as error:
+            raise SystemExit(f"cannot read {path} (games written by 'generate'): {error}") from None
     if not rows:
         raise SystemExit("no positions in the given files")
-    if any(len(row) != 3 for row in rows):
-        raise SystemExit("each line must be [result, side to move's combos, other side's combos]")
     return rows
 
 
 def fit(paths: list[str], ridge: float, rule: Rule) -> None:
-    rows = read_positions(paths)
+    rows = read_positions(paths, rule)
     results = np.array([r[0] for r in rows])
     per_combo = combo_features()
     width = per_combo.shape[1]

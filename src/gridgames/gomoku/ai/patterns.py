@@ -257,22 +257,22 @@ class EvalWeights(NamedTuple):
     tempo: int
 
 
-# Five in a row, overlines and caro alike (ridge 0.3, 69,365 positions from freestyle
+# Five in a row, overlines and caro alike (ridge 0.3, 183,487 positions from freestyle
 # games of the engine with the weights fitted before these, and of earlier versions).
 FIVE_IN_A_ROW_EVAL = EvalWeights(
     shape=(
-        (0, 0, -17, 6, -11, 110, 132, 330, 508, 800, 4000),
-        (0, 0, -23, 5, -6, 120, 66, 252, 447, 398, 3000),
+        (0, 0, -37, -27, -19, 67, 118, 279, 542, 800, 4000),
+        (0, 0, -43, -27, -19, 76, 68, 197, 509, 256, 3000),
     ),
     klass=(
-        (0, -29, -12, 49, 88, 209, 285, 1165, 266, 746, 2072, 3200, 16000),
-        (0, -50, 65, 21, 24, 152, 245, 856, 205, 618, 1579, 2188, 12000),
+        (0, -8, -29, 46, 66, 200, 327, 1079, 169, 788, 2161, 3200, 16000),
+        (0, -27, 28, -5, 6, 152, 280, 785, 140, 683, 1667, 2035, 12000),
     ),
-    tempo=20,
+    tempo=19,
 )
 # Renju, where open twos come out worth about a third as much (ridge 0.3, 17,551
-# positions from renju games of the engine with the freestyle weights fitted
-# before those above).
+# positions from renju games of an earlier engine that played renju with the
+# freestyle weights of its day).
 RENJU_EVAL = EvalWeights(
     shape=(
         (0, 0, -6, 9, 18, 42, 124, 282, 415, 800, 4000),

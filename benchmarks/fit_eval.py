@@ -104,7 +104,8 @@ def quiet_positions(game: dict) -> list[list]:
     """``[result, side to move's combos, other side's combos]`` for each quiet position
     of a recorded game, the result for the side to move (1 won, 0.5 drawn, 0 lost)."""
     rule = Rule[game["rule"].upper()]
-    pos = P.new_position(game["width"], game["height"], rule.code, P.new_table(4))
+    board = Board(game["width"], game["height"], rule=rule)  # checks each move
+    pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
     winner = {"black": 1, "white": 2, None: 0}[game["winner"]]
     rows = []
     for move in game["moves"]:
@@ -113,6 +114,7 @@ def quiet_positions(game: dict) -> list[list]:
             side = int(pos.info[P.I_SIDE])
             result = 0.5 if winner == 0 else float(winner == side)
             rows.append([result, *histograms])
+        board.push(tuple(move))
         P.make(pos, P.cell_index(pos, tuple(move)))
     return rows
 
@@ -140,7 +142,7 @@ def read_positions(paths: list[str], rule: Rule) -> list[list]:
                         raise ValueError(f"line {number} is a {game['rule']} game, "
                                          f"not {rule.name.lower()}")
                     rows += quiet_positions(game)
-        except (OSError, ValueError, KeyError) as error:
+        except (OSError, ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"cannot read {path} (games written by 'generate'): {error}") from None
     if not rows:
         raise SystemExit("no positions in the given files")

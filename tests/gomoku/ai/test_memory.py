@@ -77,3 +77,44 @@ def test_clear_forgets_everything() -> None:
     think(board, Limit(time_ms=100), memory=memory)
     memory.clear()
     assert filled(memory.table(board)) == 0
+
+
+# -- replacement: two slots a bucket, entries of earlier moves give way ------------------
+
+
+def _tt_position(age: int):  # type: ignore[no-untyped-def]
+    from gridgames.gomoku.ai import position as P
+
+    pos = P.new_position(15, 15, Rule.FREESTYLE.code, P.new_table(4))
+    pos.info[P.I_AGE] = age
+    return pos
+
+
+def test_a_bucket_keeps_two_keys_and_a_new_search_replaces_the_stale_one() -> None:
+    from gridgames.gomoku.ai import position as P
+    from gridgames.gomoku.ai import search as S
+
+    size = 16
+    pos = _tt_position(5)
+    k1, k2, k3, k4 = (0x1234 + size * i for i in range(4))  # all in one bucket
+    S._tt_store(pos, k1, 9, 10, S.EXACT, 100, 0)
+    S._tt_store(pos, k2, 8, 20, S.EXACT, 101, 0)
+    assert S._tt_entry(pos, k1) >= 0 and S._tt_entry(pos, k2) >= 0
+    pos.info[P.I_AGE] = 7  # two stones later: both entries are from an earlier move
+    S._tt_store(pos, k3, 1, 30, S.LOWER, 102, 0)
+    assert S._tt_entry(pos, k3) & 0xFFFF == 102
+    assert S._tt_entry(pos, k2) == -1  # the shallower stale entry gave way
+    S._tt_store(pos, k4, 1, 40, S.UPPER, 103, 0)
+    assert S._tt_entry(pos, k1) == -1  # stale, however deep, before this search's
+    assert S._tt_entry(pos, k3) >= 0 and S._tt_entry(pos, k4) >= 0
+
+
+def test_a_shallow_bound_does_not_overwrite_a_deeper_entry_of_the_same_search() -> None:
+    from gridgames.gomoku.ai import search as S
+
+    pos = _tt_position(3)
+    S._tt_store(pos, 0x77, 6, 50, S.EXACT, 200, 0)
+    S._tt_store(pos, 0x77, 2, -5, S.UPPER, 201, 0)
+    entry = S._tt_entry(pos, 0x77)
+    assert entry & 0xFFFF == 200 and ((entry >> 32) & 255) - 128 == 6
+

@@ -50,7 +50,8 @@ I_ROOT_COUNT, I_VCF_MOVE, I_ROOT_BEST, I_ROOT_BEST_SCORE = 25, 26, 27, 28
 I_WAIT_VALUE = 29  # two slots: black's and white's evaluation sums when not to move
 I_NULL = 31  # 1 while a null move is being searched
 I_TEMPO = 32  # the side to move's evaluation bonus under the rule
-N_INFO = 33
+I_AGE = 33  # stones on the board at the search's root: dates transposition entries
+N_INFO = 34
 
 # Rows of Position.combo_table
 T_CLASS, T_VALUE, T_SUSPECT, T_EVAL_MOVER, T_EVAL_WAITER = 0, 1, 2, 3, 4

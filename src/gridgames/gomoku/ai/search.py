@@ -24,6 +24,7 @@ from gridgames.gomoku.ai.patterns import (
 )
 from gridgames.gomoku.ai.position import (
     I_ABORT,
+    I_AGE,
     I_CARO,
     I_COUNT,
     I_HASH,
@@ -553,27 +554,53 @@ def _pick(pos, ply, i, n):
 
 
 # ---------------------------------------------------------------------------
-# Transposition table: key ^ entry, then the entry: move | score << 16 | depth << 32 | flag << 40.
+# Transposition table: buckets of two slots, each key ^ entry, then the entry:
+# move | score << 16 | depth << 32 | flag << 40 | age << 42.
 # Storing the key xor the entry makes a half-written slot (a search process killed
 # mid-store, the table being shared) fail the key check instead of being misread.
+# The age (stones at the root) lets a search overwrite deep entries of earlier
+# moves, which a kept table otherwise fills up with.
+
+
+@njit(cache=True, nogil=True)
+def _tt_slot(pos, key):
+    """The slot holding ``key``, or -1 when its bucket has none."""
+    first = key & (pos.tt.shape[0] - 2)
+    for i in range(first, first + 2):
+        entry = pos.tt[i, 1]
+        if pos.tt[i, 0] ^ entry == key and entry != 0:
+            return i
+    return -1
 
 
 @njit(cache=True, nogil=True)
 def _tt_entry(pos, key):
     """The stored entry of ``key``, or -1 when the table has none."""
-    i = key & (pos.tt.shape[0] - 1)
-    entry = pos.tt[i, 1]
-    if pos.tt[i, 0] ^ entry == key and entry != 0:
-        return entry
-    return np.int64(-1)
+    i = _tt_slot(pos, key)
+    return pos.tt[i, 1] if i >= 0 else np.int64(-1)
+
+
+@njit(cache=True, nogil=True)
+def _tt_worth(pos, entry):
+    """How much a slot's entry is worth keeping: its depth, far more if of this search."""
+    if entry == 0:
+        return -1
+    depth = ((entry >> 32) & 255) - 128
+    return depth + (256 if (entry >> 42) & 255 == pos.info[I_AGE] & 255 else 0)
 
 
 @njit(cache=True, nogil=True)
 def _tt_store(pos, key, depth, score, flag, move, ply):
-    i = key & (pos.tt.shape[0] - 1)
-    old = _tt_entry(pos, key)
-    if old >= 0 and flag != EXACT and depth < ((old >> 32) & 255) - 128:
-        return
+    age = pos.info[I_AGE] & 255
+    i = _tt_slot(pos, key)
+    if i >= 0:
+        old = pos.tt[i, 1]
+        if flag != EXACT and (old >> 42) & 255 == age and depth < ((old >> 32) & 255) - 128:
+            return
+    else:
+        i = key & (pos.tt.shape[0] - 2)
+        if _tt_worth(pos, pos.tt[i + 1, 1]) < _tt_worth(pos, pos.tt[i, 1]):
+            i += 1
     if score >= MATE_BOUND:
         score += ply
     elif score <= -MATE_BOUND:
@@ -583,6 +610,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
         | ((score + 32768) & 0xFFFF) << 16
         | ((depth + 128) & 255) << 32
         | flag << 40
+        | age << 42
     )
     pos.tt[i, 0] = key ^ entry
     pos.tt[i, 1] = entry
@@ -661,7 +689,7 @@ def negamax(pos, alpha, beta, depth, ply):
                     score -= ply
                 elif score <= -MATE_BOUND:
                     score += ply
-                flag = entry >> 40
+                flag = (entry >> 40) & 3
                 if (
                     flag == EXACT
                     or (flag == LOWER and score >= beta)
@@ -762,6 +790,7 @@ def prepare_root(pos):
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
     info = pos.info
+    info[I_AGE] = info[I_COUNT]
     me = info[I_SIDE]
     opp = 3 - me
     if pos.class_count[me - 1, C_FIVE] > 0:

@@ -2,9 +2,16 @@
 
     python benchmarks/engine_speed.py              # 1 s per position
     python benchmarks/engine_speed.py --time-ms 3000 --rules renju
+    python benchmarks/engine_speed.py --engine /path/to/pbrain-rapfi
+    python benchmarks/engine_speed.py --threads 2     # with a helper search thread
 
 The positions (15x15) are a fixed set: openings, middle games and tactical ones.
 The node count of the depth-limited pass doubles as a determinism check.
+``--engine`` runs a Gomocup brain on the same positions in the same run, one
+fresh process per position, and prints the nodes per second and depth its MESSAGE
+lines report next to ours (rules it does not know are left out). Nodes per
+second count only the positions where a side searched at least half the time
+(not those it solved or answered at once).
 """
 
 from __future__ import annotations
@@ -13,9 +20,11 @@ import argparse
 import platform
 import statistics
 import time
+from collections.abc import Iterator
 
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
+from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.notation import parse_position
 
 POSITIONS = {
@@ -33,40 +42,83 @@ POSITIONS = {
 }
 
 
+def positions(rule: Rule) -> Iterator[tuple[str, Board]]:
+    """The fixed positions that are playable under ``rule``."""
+    for name, moves in POSITIONS.items():
+        board = Board(15, rule=rule)
+        try:
+            board.push_many(parse_position(moves, 15, 15))
+        except ValueError:
+            continue  # e.g. a renju foul in a freestyle line
+        if board.outcome() is None:
+            yield name, board
+
+
+def summary(label: str, nps: list[int], depths: list[int]) -> str:
+    return (f"{label:16s} median {statistics.median(nps):9.0f} nodes/s   "
+            f"median depth {statistics.median(depths):4.1f}   "
+            f"(min {min(depths)}, max {max(depths)})")
+
+
+def measure_engine(command: str, rule: Rule, time_ms: int, verbose: bool
+                   ) -> tuple[list[int], list[int]] | None:
+    """The brain's nodes per second (where it searched) and depths, or None
+    when it does not play ``rule``. A fresh process for each position: it starts with
+    an empty hash table, as ours does."""
+    nps_list, depths = [], []
+    for name, board in positions(rule):
+        with Engine(command, tolerance_ms=10_000) as engine:
+            try:
+                engine.play(Board(15, rule=rule), Limit(time_ms=time_ms))  # set-up, not measured
+            except EngineError as error:
+                print(f"  the engine does not play {rule.value}: {error}")
+                return None
+            info = engine.play(board, Limit(time_ms=time_ms)).info
+        if info.nodes is None or info.depth is None:
+            raise SystemExit(f"the engine reported no nodes or depth on {name}: "
+                             "it must send MESSAGE lines with its search figures")
+        if info.nps and (info.time_ms or 0) >= time_ms // 2:
+            nps_list.append(info.nps)
+        depths.append(info.depth)
+        if verbose:
+            print(f"  {'engine':10s} {name:11s} depth {info.depth:2d}  "
+                  f"{info.nodes:8d} nodes  {info.nps or 0:7d} n/s")
+    return (nps_list, depths) if nps_list else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-ms", type=int, default=1000)
     parser.add_argument("--rules", nargs="*", default=[r.value for r in Rule])
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    parser.add_argument("--engine", metavar="COMMAND",
+                        help="a Gomocup brain's command line to measure on the same positions")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     warm_up()
-    print(f"engine speed, {args.time_ms} ms a move, {len(POSITIONS)} positions, "
+    print(f"engine speed, {args.time_ms} ms a move, {args.threads} thread(s), "
+          f"{len(POSITIONS)} positions, "
           f"{time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()} {platform.python_version()}")
     all_nps: list[int] = []
     for rule_name in args.rules:
         rule = Rule.from_name(rule_name)
-        nps_list, depths, nodes_list = [], [], []
-        for name, moves in POSITIONS.items():
-            board = Board(15, rule=rule)
-            try:
-                board.push_many(parse_position(moves, 15, 15))
-            except ValueError:
-                continue  # e.g. a renju foul in a freestyle line
-            if board.outcome() is not None:
-                continue
-            result = think(board, Limit(time_ms=args.time_ms))
-            if result.mate is None:
+        nps_list, depths = [], []
+        for name, board in positions(rule):
+            result = think(board, Limit(time_ms=args.time_ms), threads=args.threads)
+            if result.time_ms >= args.time_ms // 2:
                 nps_list.append(result.nps)
             depths.append(result.depth)
-            nodes_list.append(result.nodes)
             if args.verbose:
                 print(f"  {rule_name:10s} {name:11s} depth {result.depth:2d}  "
                       f"{result.nodes:8d} nodes  {result.nps:7d} n/s  {result.score_text}")
         all_nps += nps_list
-        print(f"{rule_name:10s} median {statistics.median(nps_list):9.0f} nodes/s   "
-              f"median depth {statistics.median(depths):4.1f}   "
-              f"(min {min(depths)}, max {max(depths)})")
-    print(f"{'all':10s} median {statistics.median(all_nps):9.0f} nodes/s")
+        print(summary(rule_name, nps_list, depths))
+        if args.engine:
+            measured = measure_engine(args.engine, rule, args.time_ms, args.verbose)
+            if measured is not None:
+                ratio = statistics.median(nps_list) / statistics.median(measured[0])
+                print(summary("  the engine", *measured) + f"   ours/engine {ratio:.2f}")
+    print(f"{'all':16s} median {statistics.median(all_nps):9.0f} nodes/s")
     board = Board(15)
     board.push_many(parse_position(POSITIONS["middle-3"], 15, 15))
     a = think(board, Limit(depth=6))

@@ -148,13 +148,13 @@ def think(console: Console, board: Board, limit: Limit, activity: str) -> Search
 
     position = board.copy()  # the engine may play moves on its board while searching
     if not console.is_tty:
-        return ai.think(position, limit, memory=search_memory())
+        return ai.think(position, limit, memory=search_memory(), threads=ai.playing_threads())
     stop = Event()
     infos: list[SearchInfo] = []
     spinner = itertools.cycle("|/-\\")
     with ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(ai.think, position, limit, stop=stop, on_info=infos.append,
-                             memory=search_memory())
+                             memory=search_memory(), threads=ai.playing_threads())
         try:
             while True:
                 try:

@@ -82,7 +82,7 @@ _memory = SearchMemory()
 
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
            limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
-    from gridgames.gomoku.ai import think
+    from gridgames.gomoku.ai import playing_threads, think
 
     board = Board(width, height, rule=Rule(rule))
     board.push_many(moves)
@@ -91,7 +91,7 @@ def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
         def on_info(info: SearchInfo) -> None:
             _progress.put((job, info))
     return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed,
-                 memory=_memory)
+                 memory=_memory, threads=playing_threads())
 
 
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:

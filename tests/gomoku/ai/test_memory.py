@@ -118,3 +118,21 @@ def test_a_shallow_bound_does_not_overwrite_a_deeper_entry_of_the_same_search() 
     entry = S._tt_entry(pos, 0x77)
     assert entry & 0xFFFF == 200 and ((entry >> 32) & 255) - 128 == 6
 
+
+# -- helper threads ------------------------------------------------------------------------
+
+
+def test_helper_threads_leave_node_limited_searches_reproducible() -> None:
+    board = game("h8 i9 g9 g7 i7")
+    alone = think(board, Limit(nodes=4000))
+    helped = think(board, Limit(nodes=4000), threads=2)
+    assert (helped.move, helped.score, helped.nodes) == (alone.move, alone.score, alone.nodes)
+
+
+def test_a_timed_search_with_helpers_keeps_time_and_blocks_an_open_four_threat() -> None:
+    # black has an open three h8-i8-j8 (g8 and k8 open): white must stop it at an end
+    board = game("h8 h9 i8 i9 j8")
+    result = think(board, Limit(time_ms=400), threads=3)
+    assert result.move in {(6, 7), (10, 7), (5, 7), (11, 7)}
+    assert result.time_ms <= 400 + 100
+    assert result.nodes > 0 and result.nps > 0

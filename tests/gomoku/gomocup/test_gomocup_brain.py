@@ -254,12 +254,14 @@ def test_info_is_never_answered(talk: Talk) -> None:
     brain: Brain = talk.brain  # type: ignore[attr-defined]
     assert (brain.timeout_turn, brain.timeout_match, brain.time_left) == (1000, 100000, 90000)
     assert brain.rule is Rule.STANDARD
+    assert brain.threads == 4
 
 
 @pytest.mark.parametrize(("info", "says"), [
     ("INFO rule 3", "unknown Gomocup rule"), ("INFO max_memory 1000", "too little memory"),
     ("INFO timeout_turn -5", "0 or more"), ("INFO timeout_turn soon", "whole number"),
-    ("INFO time_left", "whole number"),
+    ("INFO time_left", "whole number"), ("INFO thread_num 0", "thread_num must be 1..8"),
+    ("INFO thread_num 64", "thread_num must be 1..8"),
 ])
 def test_impossible_info_is_reported_at_the_next_command(talk: Talk, info: str,
                                                          says: str) -> None:

@@ -35,6 +35,36 @@ def test_a_game_over_the_pipes_within_the_turn_time(shared_brain: BrainProcess) 
         board.push(parse_xy(reply))
 
 
+def test_helper_threads_in_the_forked_search_keep_the_turn_time(
+        shared_brain: BrainProcess) -> None:
+    brain = shared_brain
+    brain.send("RESTART", "INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule 0",
+               "INFO thread_num 2")
+    assert brain.read() == "OK"
+    board = Board(15)
+    try:
+        for opponent in [(7, 7), (9, 9), (5, 9)]:
+            if not board.is_legal(opponent):
+                continue
+            board.push(opponent)
+            sent = brain.send(f"TURN {opponent[0]},{opponent[1]}")
+            messages, reply = brain.messages_until_reply()
+            assert time.perf_counter() - sent <= 0.5 + TOLERANCE_S
+            assert any(" pv " in m for m in messages)
+            board.push(parse_xy(reply))
+    finally:
+        brain.send("INFO thread_num 1")
+
+
+def test_a_bad_thread_count_on_the_command_line_is_refused() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames.cli.main", "brain", "--threads", "0"],
+        input=b"", capture_output=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert b"'0' is not a thread count; use 1..8" in result.stderr
+
+
 def test_time_left_is_respected(shared_brain: BrainProcess) -> None:
     brain = shared_brain
     brain.send("RESTART", "INFO timeout_turn 30000", "INFO timeout_match 60000",

@@ -17,7 +17,7 @@ that cost before the first timed move.
 (7, 7)
 """
 
-from gridgames.gomoku.ai.engine import SearchMemory, analyse, think, warm_up
+from gridgames.gomoku.ai.engine import SearchMemory, analyse, playing_threads, think, warm_up
 from gridgames.gomoku.ai.levels import LEVELS, MAX_LEVEL, Level, get_level
 from gridgames.gomoku.ai.limits import Limit, SearchInfo, SearchResult
 
@@ -31,6 +31,7 @@ __all__ = [
     "SearchResult",
     "analyse",
     "get_level",
+    "playing_threads",
     "think",
     "warm_up",
 ]

@@ -6,6 +6,7 @@ position, handles the trivial cases, runs iterative deepening and keeps time.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -79,6 +80,12 @@ class StopSignal(Protocol):
 InfoCallback = Callable[[SearchInfo], None]
 
 
+def playing_threads() -> int:
+    """Search threads for the games of a front end: a helper on a second core where
+    there is one (it wins about three games in five against one thread)."""
+    return min(2, os.cpu_count() or 1)
+
+
 def _check_playable(board: Board) -> None:
     if board.outcome() is not None:
         raise ValueError(f"the game is over ({board.outcome()}); there is no move to think about")
@@ -123,12 +130,14 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
 
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
           on_info: InfoCallback | None = None, seed: int | None = None,
-          memory: SearchMemory | None = None) -> SearchResult:
+          memory: SearchMemory | None = None, threads: int = 1) -> SearchResult:
     """Choose a move for the side to move on ``board`` within ``limit``.
 
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
     returned promptly. ``on_info`` is called after each completed search depth.
     ``memory`` carries what earlier searches learnt (see :class:`SearchMemory`).
+    ``threads`` above 1 adds helper searches sharing the transposition table, for
+    searches bounded by time alone (the others stay reproducible).
     """
     started = time.perf_counter()
     _check_playable(board)
@@ -137,7 +146,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
         return _result(centre, 0, None, 0, (centre,), 0, started)
     if limit.is_greedy:
         return _greedy(board, seed, started)
-    return _search(board, limit, stop, on_info, 1, started, memory)[0]
+    return _search(board, limit, stop, on_info, 1, started, memory, threads)[0]
 
 
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
@@ -150,7 +159,7 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
         raise ValueError(f"multipv must be 1 or more, got {multipv}")
     if limit.is_greedy:
         limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
-    results = _search(board, limit, stop, None, multipv, started, memory)
+    results = _search(board, limit, stop, None, multipv, started, memory, 1)
     return sorted(results, key=lambda r: r.score, reverse=True)
 
 
@@ -226,8 +235,46 @@ def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -
     return int(S.search_root(pos, depth, -S.INF, S.INF, line))
 
 
+class Helpers:
+    """Searches on other threads that fill the shared transposition table (lazy SMP).
+
+    Each searches the root moves of ``pos`` on its own board, one depth ahead of
+    the one before it, until stopped; the kernels release the GIL, so they run
+    on other cores while the main search goes on.
+    """
+
+    def __init__(self, board: Board, pos: P.Position, count: int) -> None:
+        self.positions = [load_position(board, pos.tt) for _ in range(count)]
+        self._threads = []
+        for i, helper in enumerate(self.positions):
+            S.prepare_root(helper)
+            n = int(pos.info[P.I_ROOT_COUNT])
+            helper.root[:, :n] = pos.root[:, :n]  # the root moves left by the threat stage
+            helper.info[P.I_ROOT_COUNT] = n
+            thread = threading.Thread(target=self._run, args=(helper, 2 + i), daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    @staticmethod
+    def _run(pos: P.Position, first_depth: int) -> None:
+        for depth in range(first_depth, P.MAX_PLY - 16):
+            S.search_root(pos, depth, -S.INF, S.INF, 0)
+            if pos.info[P.I_ABORT]:
+                return
+
+    @property
+    def nodes(self) -> int:
+        return sum(int(helper.info[P.I_NODES]) for helper in self.positions)
+
+    def stop(self) -> None:
+        for helper in self.positions:
+            helper.info[P.I_STOP] = 1
+        for thread in self._threads:
+            thread.join()
+
+
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
-            multipv: int, started: float, memory: SearchMemory | None
+            multipv: int, started: float, memory: SearchMemory | None, threads: int
             ) -> list[SearchResult]:
     if limit.time_ms is None and limit.nodes is None and limit.depth is None:
         limit = Limit(time_ms=DEFAULT_TIME_MS)
@@ -241,11 +288,14 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         deadline = started + max(limit.time_ms - TIME_MARGIN_MS, 1) / 1000
     max_depth = limit.depth if limit.depth is not None else P.MAX_PLY - 16
 
+    helpers: Helpers | None = None
+
     def result(idx: int, score: int, depth: int, pv: tuple[Point, ...]) -> SearchResult:
         move = P.cell_point(pos, idx)
         if not pv or pv[0] != move:
             pv = (move,)
-        return _result(move, score, _mate_moves(score), depth, pv, int(info[P.I_NODES]), started)
+        nodes = int(info[P.I_NODES]) + (helpers.nodes if helpers is not None else 0)
+        return _result(move, score, _mate_moves(score), depth, pv, nodes, started)
 
     count = int(S.prepare_root(pos))
     if count < 0:  # a five to play
@@ -271,6 +321,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 # answer the opponent's threats: skip moves that provably lose to them
                 S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
+        if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
+            helpers = Helpers(board, pos, threads - 1)
         done: list[SearchResult] = []
         n_lines = min(multipv, count)
         for depth in range(1, max_depth + 1):
@@ -313,6 +365,9 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 idx = int(pos.root[0, i])
                 if P.cell_point(pos, idx) not in taken:
                     done.append(result(idx, 0, 0, ()))
-        return done
+        # nodes and time of the whole search, the unfinished last iteration included
+        return [result(P.cell_index(pos, r.move), r.score, r.depth, r.pv) for r in done]
     finally:
         watchdog.close()
+        if helpers is not None:
+            helpers.stop()

@@ -71,6 +71,8 @@ NAME = "gridgames"
 DEFAULT_TURN_MS = 5_000
 # Below this the process cannot even hold the interpreter and the compiled kernels.
 MIN_MEMORY = 64 << 20
+# INFO thread_num beyond this is refused (the search scales to a few cores at most).
+MAX_THREADS = 8
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # Commands that take the lines up to DONE.
 BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")
@@ -122,7 +124,8 @@ class Brain:
     """
 
     def __init__(self, write: Callable[[str], None], *, level: Level | None = None,
-                 warm_up: bool = True, seed: int | None = None, worker: bool = False) -> None:
+                 warm_up: bool = True, seed: int | None = None, worker: bool = False,
+                 threads: int = 1) -> None:
         self.write = write
         # Search in a forked process: then YXSTOP, END and the turn time are obeyed even
         # while a compiled search kernel keeps this process busy.
@@ -135,6 +138,7 @@ class Brain:
         self.timeout_match = 0
         self.time_left: int | None = None
         self.max_memory = 0
+        self.threads = threads
         self.max_depth: int | None = None
         self.max_nodes: int | None = None
         self.game_type = 1
@@ -449,7 +453,7 @@ class Brain:
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
             return think(board, limit, stop=stop, on_info=on_info, seed=seed,
-                         memory=memory).move
+                         memory=memory, threads=self.threads).move
 
         return self._compute(task, lambda: self._quick_move(board), received,
                              instant=budget <= 0)
@@ -604,6 +608,11 @@ class Brain:
                 raise CommandError(f"{number} bytes is too little memory; "
                                    f"this brain needs at least {MIN_MEMORY >> 20} MB")
             setattr(self, key, number)
+        elif key == "thread_num":
+            number = parse_int(value, key)
+            if not 1 <= number <= MAX_THREADS:
+                raise CommandError(f"thread_num must be 1..{MAX_THREADS}")
+            self.threads = number
         elif key == "time_left":
             self.time_left = parse_int(value, key)  # may be negative: then play at once
         elif key == "game_type":
@@ -652,7 +661,7 @@ class Brain:
 
     def _show_info(self, args: str, received: float) -> None:
         self.write(f"MESSAGE {NAME} {__version__}")
-        self.write("MESSAGE INFO MAX_THREAD_NUM 1")
+        self.write(f"MESSAGE INFO MAX_THREAD_NUM {MAX_THREADS}")
         self.write("MESSAGE INFO MAX_HASH_SIZE 20")
 
     def _ignore(self, args: str, received: float) -> None:
@@ -679,7 +688,8 @@ def warm_up() -> None:
 
 
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
-          level: Level | None = None, seed: int | None = None, warm_up: bool = True) -> int:
+          level: Level | None = None, seed: int | None = None, warm_up: bool = True,
+          threads: int = 1) -> int:
     """Speak the protocol on ``stdin``/``stdout`` until ``END`` or the end of input."""
     source = stdin if stdin is not None else sys.stdin
     sink = stdout if stdout is not None else sys.stdout
@@ -693,7 +703,7 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
             except (OSError, ValueError):
                 os._exit(0)  # the manager has gone
 
-    brain = Brain(write, level=level, seed=seed, warm_up=warm_up, worker=True)
+    brain = Brain(write, level=level, seed=seed, warm_up=warm_up, worker=True, threads=threads)
     lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
 
     def take(text: str) -> None:
@@ -750,6 +760,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", help="cap the strength at a level (1..6, 'max'); "
                         "default: use all the time the manager gives")
     parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
+    parser.add_argument("--threads", type=_thread_count, default=1,
+                        help=f"search threads, 1..{MAX_THREADS} (default 1; "
+                        "INFO thread_num changes it)")
+
+
+def _thread_count(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a thread count; use 1..{MAX_THREADS}")
+    return number
 
 
 def run(args: argparse.Namespace) -> int:
@@ -758,7 +781,7 @@ def run(args: argparse.Namespace) -> int:
         from gridgames.gomoku.ai import get_level
 
         level = get_level(args.level)
-    code = serve(level=level, seed=args.seed)
+    code = serve(level=level, seed=args.seed, threads=args.threads)
     # Skip interpreter teardown so that END is obeyed at once.
     sys.stdout.flush()
     os._exit(code)

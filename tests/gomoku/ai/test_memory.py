@@ -136,3 +136,8 @@ def test_a_timed_search_with_helpers_keeps_time_and_blocks_an_open_four_threat()
     assert result.move in {(6, 7), (10, 7), (5, 7), (11, 7)}
     assert result.time_ms <= 400 + 100
     assert result.nodes > 0 and result.nps > 0
+
+
+def test_a_thread_count_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="threads must be 1 or more, got 0"):
+        think(game("h8 i9"), Limit(time_ms=100), threads=0)

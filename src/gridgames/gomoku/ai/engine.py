@@ -141,6 +141,8 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     """
     started = time.perf_counter()
     _check_playable(board)
+    if threads < 1:
+        raise ValueError(f"threads must be 1 or more, got {threads}")
     if not board.move_stack:
         centre = (board.width // 2, board.height // 2)
         return _result(centre, 0, None, 0, (centre,), 0, started)

@@ -3,10 +3,11 @@
 The brain reads commands on stdin and answers on stdout, one line per reply,
 flushed. A reader thread takes the input so that ``YXSTOP`` and ``END`` work
 while the engine thinks; every other command waits its turn. Each search runs
-in a forked child process that reports its progress over a pipe: the compiled
-search does not let other threads of its process run, so the parent stays free
-to answer ``YXSTOP`` at once, to leave within a second on ``END``, and to answer
-with the best move found so far when the turn time is nearly up.
+in a forked child process that reports its progress over a pipe, so the parent
+stays free, whatever the search is doing, to answer ``YXSTOP`` at once, to leave
+within a second on ``END``, and to answer with the best move found so far when
+the turn time is nearly up. ``INFO thread_num`` (or ``--threads``) sets how many
+search threads the child runs.
 
 Commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD, INFO, TAKEBACK (of the
 last move), PLAY, END, ABOUT, SWAP2BOARD, and the Yixin-Board extensions
@@ -71,7 +72,7 @@ NAME = "gridgames"
 DEFAULT_TURN_MS = 5_000
 # Below this the process cannot even hold the interpreter and the compiled kernels.
 MIN_MEMORY = 64 << 20
-# INFO thread_num beyond this is refused (the search scales to a few cores at most).
+# The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # Commands that take the lines up to DONE.

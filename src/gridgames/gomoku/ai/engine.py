@@ -248,11 +248,12 @@ class Helpers:
     def __init__(self, board: Board, pos: P.Position, count: int) -> None:
         self.positions = [load_position(board, pos.tt) for _ in range(count)]
         self._threads = []
+        n = int(pos.info[P.I_ROOT_COUNT])
         for i, helper in enumerate(self.positions):
-            S.prepare_root(helper)
-            n = int(pos.info[P.I_ROOT_COUNT])
-            helper.root[:, :n] = pos.root[:, :n]  # the root moves left by the threat stage
+            # the main search's root, as the threat stage left it
+            helper.root[:, :n] = pos.root[:, :n]
             helper.info[P.I_ROOT_COUNT] = n
+            helper.info[P.I_AGE] = pos.info[P.I_AGE]
             thread = threading.Thread(target=self._run, args=(helper, 2 + i), daemon=True)
             self._threads.append(thread)
             thread.start()

@@ -581,21 +581,30 @@ def _tt_entry(pos, key):
 
 
 @njit(cache=True, nogil=True)
+def _entry_depth(entry):
+    return ((entry >> 32) & 255) - 128
+
+
+@njit(cache=True, nogil=True)
+def _entry_is_current(pos, entry):
+    """Whether an entry was stored by a search from the current root (its age)."""
+    return (entry >> 42) & 255 == pos.info[I_AGE] & 255
+
+
+@njit(cache=True, nogil=True)
 def _tt_worth(pos, entry):
     """How much a slot's entry is worth keeping: its depth, far more if of this search."""
     if entry == 0:
         return -1
-    depth = ((entry >> 32) & 255) - 128
-    return depth + (256 if (entry >> 42) & 255 == pos.info[I_AGE] & 255 else 0)
+    return _entry_depth(entry) + (256 if _entry_is_current(pos, entry) else 0)
 
 
 @njit(cache=True, nogil=True)
 def _tt_store(pos, key, depth, score, flag, move, ply):
-    age = pos.info[I_AGE] & 255
     i = _tt_slot(pos, key)
     if i >= 0:
         old = pos.tt[i, 1]
-        if flag != EXACT and (old >> 42) & 255 == age and depth < ((old >> 32) & 255) - 128:
+        if flag != EXACT and _entry_is_current(pos, old) and depth < _entry_depth(old):
             return
     else:
         i = key & (pos.tt.shape[0] - 2)
@@ -610,7 +619,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
         | ((score + 32768) & 0xFFFF) << 16
         | ((depth + 128) & 255) << 32
         | flag << 40
-        | age << 42
+        | (pos.info[I_AGE] & 255) << 42
     )
     pos.tt[i, 0] = key ^ entry
     pos.tt[i, 1] = entry
@@ -683,7 +692,7 @@ def negamax(pos, alpha, beta, depth, ply):
         entry = _tt_entry(pos, key)
         if entry >= 0:
             tt_move = entry & 0xFFFF
-            if not pv_node and ((entry >> 32) & 255) - 128 >= depth:
+            if not pv_node and _entry_depth(entry) >= depth:
                 score = ((entry >> 16) & 0xFFFF) - 32768
                 if score >= MATE_BOUND:
                     score -= ply

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 import pytest
 from ai_helpers import stones
 
 from gridgames.gomoku import Board, Rule
-from gridgames.gomoku.ai import Limit, SearchMemory, think, warm_up
+from gridgames.gomoku.ai import Limit, SearchMemory, engine, think, warm_up
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -141,3 +144,18 @@ def test_a_timed_search_with_helpers_keeps_time_and_blocks_an_open_four_threat()
 def test_a_thread_count_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="threads must be 1 or more, got 0"):
         think(game("h8 i9"), Limit(time_ms=100), threads=0)
+
+
+def test_helpers_keep_the_move_of_their_deepest_finished_iteration() -> None:
+    board = game("h8 i9 g9 g7 i7")
+    pos = engine.load_position(board)
+    count = int(S.prepare_root(pos))
+    helpers = engine.Helpers(board, pos, 2)
+    time.sleep(0.3)
+    helpers.stop()
+    deepest = helpers.deepest()
+    assert deepest is not None
+    depth, move, score, pv = deepest
+    assert depth >= 3  # the second helper starts at depth 3
+    assert move in {int(m) for m in pos.root[0, :count]}
+    assert pv[0] == P.cell_point(pos, move) and abs(score) < S.INF

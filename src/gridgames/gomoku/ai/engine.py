@@ -242,11 +242,14 @@ class Helpers:
 
     Each searches the root moves of ``pos`` on its own board, one depth ahead of
     the one before it, until stopped; the kernels release the GIL, so they run
-    on other cores while the main search goes on.
+    on other cores while the main search goes on. Each keeps the best move of
+    its deepest finished iteration, which the main search may not have reached.
     """
 
     def __init__(self, board: Board, pos: P.Position, count: int) -> None:
         self.positions = [load_position(board, pos.tt) for _ in range(count)]
+        # (depth, move, score, pv) of each helper's deepest finished iteration
+        self.finished: list[tuple[int, int, int, tuple[Point, ...]] | None] = [None] * count
         self._threads = []
         n = int(pos.info[P.I_ROOT_COUNT])
         for i, helper in enumerate(self.positions):
@@ -254,16 +257,22 @@ class Helpers:
             helper.root[:, :n] = pos.root[:, :n]
             helper.info[P.I_ROOT_COUNT] = n
             helper.info[P.I_AGE] = pos.info[P.I_AGE]
-            thread = threading.Thread(target=self._run, args=(helper, 2 + i), daemon=True)
+            thread = threading.Thread(target=self._run, args=(i, 2 + i), daemon=True)
             self._threads.append(thread)
             thread.start()
 
-    @staticmethod
-    def _run(pos: P.Position, first_depth: int) -> None:
+    def _run(self, index: int, first_depth: int) -> None:
+        pos = self.positions[index]
         for depth in range(first_depth, P.MAX_PLY - 16):
-            S.search_root(pos, depth, -S.INF, S.INF, 0)
+            score = int(S.search_root(pos, depth, -S.INF, S.INF, 0))
             if pos.info[P.I_ABORT]:
                 return
+            self.finished[index] = (depth, int(pos.root[0, 0]), score, _pv(pos))
+
+    def deepest(self) -> tuple[int, int, int, tuple[Point, ...]] | None:
+        """The finished iteration that went deepest among the helpers (None: none yet)."""
+        done = [f for f in self.finished if f is not None]
+        return max(done, key=lambda f: f[0]) if done else None
 
     @property
     def nodes(self) -> int:
@@ -368,6 +377,11 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 idx = int(pos.root[0, i])
                 if P.cell_point(pos, idx) not in taken:
                     done.append(result(idx, 0, 0, ()))
+        if helpers is not None:
+            helpers.stop()
+            deepest = helpers.deepest()
+            if deepest is not None and done and deepest[0] > done[0].depth:
+                done = [result(deepest[1], deepest[2], deepest[0], deepest[3])]
         # nodes and time of the whole search, the unfinished last iteration included
         return [result(P.cell_index(pos, r.move), r.score, r.depth, r.pv) for r in done]
     finally:

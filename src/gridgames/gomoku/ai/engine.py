@@ -380,8 +380,10 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         if helpers is not None:
             helpers.stop()
             deepest = helpers.deepest()
-            if deepest is not None and done and deepest[0] > done[0].depth:
-                done = [result(deepest[1], deepest[2], deepest[0], deepest[3])]
+            if deepest is not None:
+                helper_depth, idx, score, pv = deepest
+                if helper_depth > done[0].depth:  # done holds a line at least (filled above)
+                    done = [result(idx, score, helper_depth, pv)]
         # nodes and time of the whole search, the unfinished last iteration included
         return [result(P.cell_index(pos, r.move), r.score, r.depth, r.pv) for r in done]
     finally:

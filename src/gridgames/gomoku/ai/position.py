@@ -35,6 +35,13 @@ from gridgames.gomoku.ai.patterns import (
 )
 from gridgames.gomoku.rules import CARO_CODE, CARO_EXACT_CODE, RENJU_CODE, WALL, forbidden_kind
 
+# Every kernel passes the position (twenty-odd arrays) along, and numba counts a
+# reference to each array in each call unless nothing in the call can raise or
+# call out: small helpers are therefore inlined, and a division by zero (which
+# never happens here) yields zero instead of raising.
+kernel = njit(cache=True, nogil=True, error_model="numpy")
+inlined = njit(cache=True, nogil=True, error_model="numpy", inline="always")
+
 PAD = 5
 MAX_PLY = 128
 TT_BITS = 20
@@ -174,7 +181,7 @@ def cell_point(pos: Position, idx: int) -> tuple[int, int]:
     return x - PAD, y - PAD
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _account(pos, idx, sign):
     """Add (sign 1) or remove (sign -1) the empty cell's class count and value."""
     for c in range(2):
@@ -184,7 +191,7 @@ def _account(pos, idx, sign):
         pos.info[I_WAIT_VALUE + c] += sign * pos.combo_table[T_EVAL_WAITER, combo]
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _refresh_line(pos, idx, d):
     """Reclassify the empty cell ``idx`` along direction ``d`` after its key changed."""
     key = pos.keys[idx * 4 + d]
@@ -207,7 +214,7 @@ def _refresh_line(pos, idx, d):
         )
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _refresh_cell(pos, idx):
     """Classify the empty cell ``idx`` from scratch (its contributions must be absent)."""
     for c in range(2):
@@ -219,7 +226,7 @@ def _refresh_cell(pos, idx):
         pos.combo[c, idx] = combo
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def init_position(pos):
     info = pos.info
     width, height, stride = info[I_WIDTH], info[I_HEIGHT], info[I_STRIDE]
@@ -244,7 +251,7 @@ def init_position(pos):
     info[I_MAXY] = -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _update_lines(pos, idx, delta):
     """Add ``delta`` (a colour, or minus one) at ``idx`` to the keys of the cells around."""
     for d in range(4):
@@ -265,7 +272,7 @@ def _update_lines(pos, idx, delta):
                 _refresh_line(pos, q, np.int64(d))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def make(pos, idx):
     """Play a stone of the side to move at the empty cell ``idx``."""
     info = pos.info
@@ -294,7 +301,7 @@ def make(pos, idx):
     info[I_SIDE] = 3 - color
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unmake(pos):
     """Take back the last stone."""
     info = pos.info
@@ -320,7 +327,7 @@ def unmake(pos):
     info[I_SIDE] = color
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def is_forbidden(pos, color, idx):
     """Whether ``color`` may not play the empty cell ``idx`` (renju black fouls only).
 

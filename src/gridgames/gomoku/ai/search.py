@@ -8,7 +8,6 @@ five, a lost one the negative.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from gridgames.gomoku.ai.patterns import (
     B3,
@@ -56,7 +55,9 @@ from gridgames.gomoku.ai.position import (
     PAD,
     T_CLASS,
     T_VALUE,
+    inlined,
     is_forbidden,
+    kernel,
     make,
     unmake,
 )
@@ -76,7 +77,7 @@ _VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908
 _VCT_SALT = 0x7F4A7C159E3779B9
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _out_of_budget(pos):
     """Count a node; true once the search must stop (stop flag or node limit)."""
     info = pos.info
@@ -91,14 +92,14 @@ def _out_of_budget(pos):
     return False
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _threat_budget_spent(pos):
     """Whether the threat searches have used up their node budget (I_VCF_LIMIT, 0: none)."""
     limit = pos.info[I_VCF_LIMIT]
     return limit > 0 and pos.info[I_NODES] >= limit
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _region(pos, margin):
     """Bounding box of the stones grown by ``margin``, clipped to the board."""
     info = pos.info
@@ -109,7 +110,7 @@ def _region(pos, margin):
     return x0, x1, y0, y1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def find_cells(pos, color, min_class, max_class, out):
     """Store the empty cells where ``color``'s class is in [min_class, max_class]; returns count."""
     stride = pos.info[I_STRIDE]
@@ -128,7 +129,7 @@ def find_cells(pos, color, min_class, max_class, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _five_cell(pos, color):
     """One cell where ``color`` makes a five (-1 if none)."""
     stride = pos.info[I_STRIDE]
@@ -143,7 +144,7 @@ def _five_cell(pos, color):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _legal_flex4(pos, color):
     """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
 
@@ -168,13 +169,13 @@ def _legal_flex4(pos, color):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _has_four_move(pos, color):
     counts = pos.class_count[color - 1]
     return counts[C_BLOCK4] + counts[C_BLOCK4_PLUS] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX4] > 0
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def evaluate(pos):
     me = pos.info[I_SIDE] - 1
     # each side's threats weighed by who moves next (see patterns.EvalWeights)
@@ -182,14 +183,14 @@ def evaluate(pos):
     return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + pos.info[I_TEMPO]))
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _no_winning_shape(pos, color):
     """Whether ``color`` has no move making an open four, a four-three or a double three."""
     counts = pos.class_count[color - 1]
     return counts[C_FLEX4] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX3_2X] == 0
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _sort_by_value(pos, ply, n, color):
     """Sort ``move_buf[ply][:n]`` by the value of the shapes ``color`` makes there."""
     moves = pos.move_buf[ply]
@@ -208,7 +209,7 @@ def _sort_by_value(pos, ply, n, color):
         values[j + 1] = v
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _block_that_is_a_four(pos, me):
     """The attacker's move when the opponent threatens a five: the single block,
     if it is also a four of ours (a threat search goes on only with fours);
@@ -226,7 +227,7 @@ def _block_that_is_a_four(pos, me):
 # VCF: victory by continuous fours
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _threat_cache_probe(pos, key, ply, depth_left):
     """What a threat search knows of ``key``: plies to the win, 0 for a failure tried at
     least as deep, -1 when nothing (a win holds at any depth; at the root, always -1)."""
@@ -242,7 +243,7 @@ def _threat_cache_probe(pos, key, ply, depth_left):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _threat_cache_store(pos, key, result, depth_left):
     if pos.info[I_ABORT] != 0 or (result == 0 and _threat_budget_spent(pos)):
         return  # a search cut short proves nothing
@@ -252,7 +253,7 @@ def _threat_cache_store(pos, key, result, depth_left):
     pos.vcf_cache[slot, 1] = entry
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _attacker_settled(pos, ply, depth_left, ply_margin):
     """A threat search's attacker node decided without looking at moves: 1 when the
     attacker has a five to play (left in ``info[I_VCF_MOVE]`` at ply 0), 0 when the
@@ -269,7 +270,7 @@ def _attacker_settled(pos, ply, depth_left, ply_margin):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _keep_fruitful_fours(pos, me, moves, n):
     """Drop the fours that lead nowhere: a four whose stone makes no three or four on
     another line creates no new four, and its block is forced, so a chain of fours
@@ -288,7 +289,7 @@ def _keep_fruitful_fours(pos, me, moves, n):
     return kept
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def vcf(pos, ply, depth_left, attacker, every_four):
     """Plies to the attacker's five by continuous fours, or 0 if none is found.
 
@@ -364,7 +365,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
 # VCT: victory by continuous threats (fours and threes)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def vct(pos, ply, depth_left, attacker):
     """Plies to the attacker's five by fours and threes, or 0 if none is found.
 
@@ -447,7 +448,7 @@ def vct(pos, ply, depth_left, attacker):
 # Move generation and ordering
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def generate(pos, ply):
     """Candidate moves for the side to move into ``move_buf[ply]``; returns (count, forced).
 
@@ -512,7 +513,7 @@ def generate(pos, ply):
     return n, False
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _order(pos, ply, n, tt_move):
     """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
 
@@ -538,7 +539,7 @@ def _order(pos, ply, n, tt_move):
         scores[i] = s
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _pick(pos, ply, i, n):
     """Swap the best-scored of moves i..n-1 to index i and return it (lazy selection sort)."""
     moves = pos.move_buf[ply]
@@ -562,7 +563,7 @@ def _pick(pos, ply, i, n):
 # moves, which a kept table otherwise fills up with.
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _tt_slot(pos, key):
     """The slot holding ``key``, or -1 when its bucket has none."""
     first = key & (pos.tt.shape[0] - 2)
@@ -573,25 +574,25 @@ def _tt_slot(pos, key):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _tt_entry(pos, key):
     """The stored entry of ``key``, or -1 when the table has none."""
     i = _tt_slot(pos, key)
     return pos.tt[i, 1] if i >= 0 else np.int64(-1)
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _entry_depth(entry):
     return ((entry >> 32) & 255) - 128
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _entry_is_current(pos, entry):
     """Whether an entry was stored by a search from the current root (its age)."""
     return (entry >> 42) & 255 == pos.info[I_AGE] & 255
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _tt_worth(pos, entry):
     """How much a slot's entry is worth keeping: its depth, far more if of this search."""
     if entry == 0:
@@ -599,7 +600,7 @@ def _tt_worth(pos, entry):
     return _entry_depth(entry) + (256 if _entry_is_current(pos, entry) else 0)
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _tt_store(pos, key, depth, score, flag, move, ply):
     i = _tt_slot(pos, key)
     if i >= 0:
@@ -629,7 +630,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
 # Alpha-beta
 
 
-@njit(cache=True, nogil=True)
+@inlined
 def _copy_pv(pos, ply, move):
     """The principal variation at ``ply``: ``move`` and then the child's."""
     child_len = pos.pv[ply + 1, 0]
@@ -639,7 +640,7 @@ def _copy_pv(pos, ply, move):
     pos.pv[ply, 0] = child_len + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def negamax(pos, alpha, beta, depth, ply):
     info = pos.info
     me = info[I_SIDE]
@@ -792,7 +793,7 @@ def negamax(pos, alpha, beta, depth, ply):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def prepare_root(pos):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
@@ -822,7 +823,7 @@ def prepare_root(pos):
     return count
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search_root(pos, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
@@ -869,7 +870,7 @@ def search_root(pos, depth, alpha, beta, skip):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def drop_losing_root_moves(pos, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 

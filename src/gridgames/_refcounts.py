@@ -19,7 +19,8 @@ from numba.core.runtime import nrt, nrtdynmod
 
 def _plain_increment(module: ir.Module, op: str, ordering: str) -> ir.Function:
     """numba's ``nrt_atomic_add``/``nrt_atomic_sub``, as a plain load, add and store
-    returning the new count (which numba's decrement checks against zero)."""
+    returning the new count (which numba's decrement checks against zero). numba
+    passes ``ordering`` by name; without atomics there is none to keep."""
     word = nrtdynmod._word_type
     function = ir.Function(module, ir.FunctionType(word, [word.as_pointer()]),
                            name=f"nrt_atomic_{op}")

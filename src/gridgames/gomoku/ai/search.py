@@ -679,8 +679,10 @@ def negamax(pos, alpha, beta, depth, ply):
         if _legal_flex4(pos, me) >= 0:
             return MATE - ply - 3
         if depth <= 0:
-            # quiescence: a win by continuous fours, else the static value
-            if _has_four_move(pos, me):
+            # quiescence: the static value, or a win by continuous fours when that
+            # value does not already reach beta (a win would only fail high too)
+            static = evaluate(pos)
+            if static < beta and _has_four_move(pos, me):
                 saved_limit = info[I_VCF_LIMIT]
                 cap = info[I_NODES] + QUIESCENCE_VCF_NODES
                 if saved_limit == 0 or cap < saved_limit:
@@ -689,7 +691,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 info[I_VCF_LIMIT] = saved_limit
                 if plies > 0:
                     return MATE - ply - plies
-            return evaluate(pos)
+            return static
         entry = _tt_entry(pos, key)
         if entry >= 0:
             tt_move = entry & 0xFFFF

@@ -29,6 +29,7 @@ TIME_MARGIN_MS = 15
 ROOT_VCF_DEPTH = 40
 ROOT_VCT_DEPTH = 10
 ASPIRATION = 60  # half-width of the first root window, centi-stones
+ASPIRATION_MAX = 1000  # a window grown wider than this is opened fully
 # Share of the time after which no new depth is started. An unfinished depth is
 # still worth its time: the moves it proves better than the last best are taken.
 LAST_ITERATION_START = 0.9
@@ -229,12 +230,22 @@ def _pv(pos: P.Position) -> tuple[Point, ...]:
 
 def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -> int:
     """One root search, first in a narrow window around the previous score."""
-    if previous is not None and depth >= 4 and abs(previous) < S.MATE_BOUND:
-        alpha, beta = previous - ASPIRATION, previous + ASPIRATION
+    if previous is None or depth < 4 or abs(previous) >= S.MATE_BOUND:
+        return int(S.search_root(pos, depth, -S.INF, S.INF, line))
+    delta = ASPIRATION
+    alpha, beta = previous - delta, previous + delta
+    while True:
         score = int(S.search_root(pos, depth, alpha, beta, line))
         if alpha < score < beta or pos.info[P.I_ABORT]:
             return score
-    return int(S.search_root(pos, depth, -S.INF, S.INF, line))
+        # widen only the side that failed, three times as far each time
+        delta *= 3
+        if delta > ASPIRATION_MAX:
+            alpha, beta = -S.INF, S.INF
+        elif score <= alpha:
+            alpha = score - delta
+        else:
+            beta = score + delta
 
 
 class Helpers:

@@ -54,6 +54,7 @@ from gridgames.gomoku.ai.position import (
     MAX_PLY,
     PAD,
     T_CLASS,
+    T_EVAL_MOVER,
     T_VALUE,
     inlined,
     is_forbidden,
@@ -517,7 +518,8 @@ def generate(pos, ply):
 def _order(pos, ply, n, tt_move):
     """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
 
-    TT move, then threats made and stopped, then killers and history.
+    TT move, then threats made and stopped, then killers and history. A threat is
+    worth what the evaluation gives its cell, our own three times the opponent's.
     """
     me = pos.info[I_SIDE] - 1
     moves = pos.move_buf[ply]
@@ -530,9 +532,9 @@ def _order(pos, ply, n, tt_move):
             s = 1 << 29
         else:
             s = (
-                pos.combo_table[T_VALUE, pos.combo[me, m]] * 2
-                + pos.combo_table[T_VALUE, pos.combo[1 - me, m]]
-            )
+                pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * 3
+                + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]]
+            ) // 20  # into the range where history and killers still tell moves apart
             s = s * 64 + min(pos.history[me, m], 60000) // 1000
             if m in (k0, k1):
                 s += 300

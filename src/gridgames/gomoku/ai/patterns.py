@@ -239,8 +239,9 @@ def _class_of(shapes: tuple[int, ...]) -> int:
     return C_NONE
 
 
-# Move ordering: value of one line shape for the cell's owner, and extra value of
-# the combined class (the threats a single move creates).
+# Threat-search move ordering (the alpha-beta search orders by the evaluation's
+# values): value of one line shape for the cell's owner, and extra value of the
+# combined class (the threats a single move creates).
 SHAPE_VALUE = (0, 0, 0, 1, 3, 8, 10, 28, 36, 200, 1000)
 CLASS_VALUE = (0, 0, 0, 12, 20, 20, 50, 300, 60, 120, 500, 800, 4000)
 

@@ -667,7 +667,7 @@ def negamax(pos, alpha, beta, depth, ply):
     moves = pos.move_buf[ply]
     forced = False
     tt_move = -1
-    static = 0  # set below where quiet moves are searched, the only place it is used
+    static = 0  # evaluated below unless a five must be blocked (then no move is quiet)
     key = info[I_HASH]
     if pos.class_count[opp - 1, C_FIVE] > 0:
         # Only blocks help. Two fives cannot both be blocked, except under caro

@@ -36,7 +36,7 @@ LAST_ITERATION_START = 0.9
 
 
 def _threat_budget(limit: Limit) -> int:
-    """Nodes the root VCF/VCT solvers may use: roughly a tenth of the time."""
+    """Nodes the root VCF/VCT solvers may use: a few per cent of a timed search."""
     budgets = []
     if limit.nodes is not None:
         budgets.append(limit.nodes // 4)

@@ -40,6 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=8)
     args = parser.parse_args()
+    if args.depth < 1:
+        parser.error(f"--depth must be 1 or more, got {args.depth}")
     warm_up()
     nodes = 0
     moves = []

@@ -750,8 +750,9 @@ def negamax(pos, alpha, beta, depth, ply):
         if n == 1:
             new_depth = depth  # a single forced reply costs no depth
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
-            # late quiet moves near the leaves: prune by count and by static margin
-            if depth <= 3 and searched >= 2 + depth * depth * 2:
+            # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
+            # moves searched at depths 1 to 5) and by static margin
+            if depth <= 5 and searched >= (3 + depth * depth) // 2 + 1:
                 continue
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue

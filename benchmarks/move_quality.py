@@ -41,6 +41,7 @@ from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.records import RecordError, load
 
 FIRST_PLY, LAST_PLY = 6, 30
+TOLERANCE_MS = 10_000  # lateness forgiven: a loaded machine must not end the run
 Point = tuple[int, int]
 Position = tuple[int, int, list[Point]]  # width, height, moves
 Player = tuple[str | None, Limit]  # a brain's command (None: our engine here) and its limit
@@ -79,7 +80,7 @@ def _judge_value(judge: str, board: Board, judge_ms: int, scale: float
     A fresh judge process each time: what it kept from the last position (its
     hash table) would make some verdicts deeper than others.
     """
-    with Engine(judge) as engine:
+    with Engine(judge, tolerance_ms=TOLERANCE_MS) as engine:
         played = engine.play(board, Limit(time_ms=judge_ms))
     return win_probability(played.info.score, played.info.mate, scale), played.move
 
@@ -88,7 +89,7 @@ def _move(player: Player, board: Board) -> Point:
     command, limit = player
     if command is None:
         return think(board, limit).move
-    with Engine(command) as engine:
+    with Engine(command, tolerance_ms=TOLERANCE_MS) as engine:
         return engine.play(board, limit).move
 
 

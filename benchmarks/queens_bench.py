@@ -30,16 +30,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from gridgames.queens import Placement, count_solutions, solve, warm_up
 from gridgames.queens.board import Square
 
 C_SOURCE = Path(__file__).parent / "c" / "nqueens_count.c"
+T = TypeVar("T")
+
 KNOWN_COUNTS = {14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
 
 
-def timed(func, *args, **kwargs):  # type: ignore[no-untyped-def]
+def timed(func: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, float]:
     start = time.perf_counter()
     result = func(*args, **kwargs)
     return result, time.perf_counter() - start

@@ -10,16 +10,17 @@ Run: .venv/bin/python benchmarks/renju_crosscheck.py /path/to/pbrain-engine [POS
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import random
-import sys
+from collections.abc import Iterator
 
 from gridgames.gomoku import Board, Rule
-from gridgames.gomoku.gomocup import Engine
+from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.notation import format_position
 
 
-def random_positions(count: int, seed: int):  # type: ignore[no-untyped-def]
+def random_positions(count: int, seed: int) -> Iterator[Board]:
     """Yield ``count`` renju positions with black to move, from random local play."""
     rng = random.Random(seed)
     produced = 0
@@ -36,11 +37,21 @@ def random_positions(count: int, seed: int):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    command = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("engine", help="the other engine's command (a Gomocup brain)")
+    parser.add_argument("positions", type=int, nargs="?", default=3000,
+                        help="positions to compare (3000)")
+    parser.add_argument("seed", type=int, nargs="?", default=7, help="random seed (7)")
+    args = parser.parse_args()
+    if args.positions < 1:
+        parser.error(f"positions must be 1 or more, got {args.positions}")
+    try:
+        check(args.engine, args.positions, args.seed)
+    except EngineError as error:
+        raise SystemExit(f"the engine failed: {error}") from None
+
+
+def check(command: str, count: int, seed: int) -> None:
     checked = with_forbidden = disagreements = 0
     with Engine(command) as engine:
         for board in random_positions(count, seed):

@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/core_speed.py
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -43,6 +44,7 @@ def push_outcome_rate(rule: Rule, games: list[list[tuple[int, int]]]) -> float:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # --help only
     print(f"machine: {platform.machine()} {platform.processor() or ''} cores={os.cpu_count()} "
           f"python={platform.python_version()} date={datetime.date.today()}")
     rng = random.Random(1)

@@ -37,9 +37,9 @@ from typing import Any, TypeVar
 from gridgames.queens import Placement, count_solutions, solve, warm_up
 from gridgames.queens.board import Square
 
-C_SOURCE = Path(__file__).parent / "c" / "nqueens_count.c"
 T = TypeVar("T")
 
+C_SOURCE = Path(__file__).parent / "c" / "nqueens_count.c"
 KNOWN_COUNTS = {14: 365596, 15: 2279184, 16: 14772512, 17: 95815104}
 
 

@@ -85,7 +85,7 @@ class Position(NamedTuple):
     line_table: np.ndarray  # uint8 (2, 2**20)
     combo_table: np.ndarray  # int32 (5, N_COMBOS): class, value, renju suspect, evals
     tt: np.ndarray  # int64 (TT, 2): key, packed entry
-    history: np.ndarray  # int64 (3, N): history per colour, then dedup stamps
+    history: np.ndarray  # int64 (5, N): quiet, then attack history per colour; dedup stamps
     killers: np.ndarray  # int32 (MAX_PLY, 2)
     pv: np.ndarray  # int32 (MAX_PLY, MAX_PLY + 1): length, then moves
     move_buf: np.ndarray  # int32 (MAX_PLY, N)
@@ -151,7 +151,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         line_table=line_table(rule_code),
         combo_table=combo_table(rule_code),
         tt=new_table() if tt is None else tt,
-        history=np.zeros((3, n), dtype=np.int64),
+        history=np.zeros((5, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
         pv=np.zeros((MAX_PLY, MAX_PLY + 1), dtype=np.int32),
         move_buf=np.zeros((MAX_PLY, n), dtype=np.int32),

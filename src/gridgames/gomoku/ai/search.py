@@ -72,6 +72,12 @@ QUIESCENCE_VCF_DEPTH = 8
 QUIESCENCE_VCF_NODES = 400
 FUTILITY_MARGIN = 120
 NULL_MOVE_KEY = 0x5851F42D4C957F2D  # hashed in while the side to move passes
+SEARCHED = -(1 << 30)  # score_buf mark of a move already searched at its ply
+# History rows of Position.history: quiet moves per colour, attacking moves per
+# colour (a three or more made), then generate()'s dedup stamps. Values stay
+# within +-HISTORY_RANGE: each update moves a value part of the way to the bound.
+HISTORY_QUIET, HISTORY_ATTACK, HISTORY_MARKS = 0, 2, 4
+HISTORY_RANGE = 16384
 # Set apart the threat searches' cache keys of each attacker and each kind of search.
 _VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908,
                       0x3C6EF372FE94F82B], dtype=np.int64)
@@ -462,7 +468,7 @@ def generate(pos, ply):
     opp = 3 - me
     moves = pos.move_buf[ply]
     stride = info[I_STRIDE]
-    marks = pos.history[2]
+    marks = pos.history[HISTORY_MARKS]
     n = 0
     if pos.class_count[opp - 1, C_FLEX4] > 0:
         threats = pos.score_buf[ply]
@@ -515,6 +521,28 @@ def generate(pos, ply):
 
 
 @inlined
+def _reward_cutoff(pos, ply, me, best_i, depth, forced):
+    """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
+
+    Attacks and quiet moves keep separate tables; in a forced node (the opponent
+    threatens) only attacks teach anything about the position.
+    """
+    bonus = min(32 * depth * depth + 64 * depth, 8000)
+    moves = pos.move_buf[ply]
+    for j in range(best_i + 1):
+        if pos.score_buf[ply, j] != SEARCHED:
+            continue
+        move = moves[j]
+        attack = pos.combo_table[T_CLASS, pos.combo[me - 1, move]] >= C_FLEX3
+        if not attack and forced:
+            continue
+        row = (HISTORY_ATTACK if attack else HISTORY_QUIET) + me - 1
+        delta = bonus if j == best_i else -bonus
+        h = pos.history[row, move]
+        pos.history[row, move] = h + delta - h * abs(delta) // HISTORY_RANGE
+
+
+@inlined
 def _order(pos, ply, n, tt_move):
     """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
 
@@ -535,7 +563,10 @@ def _order(pos, ply, n, tt_move):
                 pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * 3
                 + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]]
             ) // 20  # into the range where history and killers still tell moves apart
-            s = s * 64 + min(pos.history[me, m], 60000) // 1000
+            if pos.combo_table[T_CLASS, pos.combo[me, m]] >= C_FLEX3:
+                s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8
+            else:
+                s = s * 64 + pos.history[HISTORY_QUIET + me, m] // 16
             if m in (k0, k1):
                 s += 300
         scores[i] = s
@@ -756,6 +787,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 continue
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue
+        pos.score_buf[ply, i] = SEARCHED
         make(pos, move)
         if searched == 0:
             score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
@@ -780,11 +812,10 @@ def negamax(pos, alpha, beta, depth, ply):
                 alpha = score
                 _copy_pv(pos, ply, move)
                 if alpha >= beta:
-                    if quiet:
-                        if pos.killers[ply, 0] != move:
-                            pos.killers[ply, 1] = pos.killers[ply, 0]
-                            pos.killers[ply, 0] = move
-                        pos.history[me - 1, move] += depth * depth
+                    if quiet and pos.killers[ply, 0] != move:
+                        pos.killers[ply, 1] = pos.killers[ply, 0]
+                        pos.killers[ply, 0] = move
+                    _reward_cutoff(pos, ply, me, np.int64(i), depth, forced)
                     break
     if searched == 0:
         return -(MATE - ply - 2)  # every candidate is forbidden

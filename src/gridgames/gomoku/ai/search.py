@@ -521,6 +521,12 @@ def generate(pos, ply):
 
 
 @inlined
+def _makes_three(pos, c, move):
+    """Whether a stone of colour index ``c`` on ``move`` makes a three or more: an attack."""
+    return pos.combo_table[T_CLASS, pos.combo[c, move]] >= C_FLEX3
+
+
+@inlined
 def _reward_cutoff(pos, ply, me, best_i, depth, forced):
     """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
 
@@ -533,7 +539,7 @@ def _reward_cutoff(pos, ply, me, best_i, depth, forced):
         if pos.score_buf[ply, j] != SEARCHED:
             continue
         move = moves[j]
-        attack = pos.combo_table[T_CLASS, pos.combo[me - 1, move]] >= C_FLEX3
+        attack = _makes_three(pos, me - 1, move)
         if not attack and forced:
             continue
         row = (HISTORY_ATTACK if attack else HISTORY_QUIET) + me - 1
@@ -563,7 +569,7 @@ def _order(pos, ply, n, tt_move):
                 pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * 3
                 + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]]
             ) // 20  # into the range where history and killers still tell moves apart
-            if pos.combo_table[T_CLASS, pos.combo[me, m]] >= C_FLEX3:
+            if _makes_three(pos, me, m):
                 s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8
             else:
                 s = s * 64 + pos.history[HISTORY_QUIET + me, m] // 16
@@ -774,8 +780,8 @@ def negamax(pos, alpha, beta, depth, ply):
             continue
         quiet = (
             not forced
-            and pos.combo_table[T_CLASS, pos.combo[me - 1, move]] < C_FLEX3
-            and pos.combo_table[T_CLASS, pos.combo[opp - 1, move]] < C_FLEX3
+            and not _makes_three(pos, me - 1, move)
+            and not _makes_three(pos, opp - 1, move)
         )
         new_depth = depth - 1
         if n == 1:

@@ -800,10 +800,18 @@ def negamax(pos, alpha, beta, depth, ply):
         else:
             reduction = 0
             if depth >= 2 and searched >= 2 and quiet:
-                # late-move reduction, growing with depth and move number
-                reduction = int(0.6 + np.log(depth) * np.log(searched) / 1.5)
+                # late-move reduction, growing with depth and move number; a ply less
+                # for a move whose history says it often cuts off, a ply more if it
+                # often failed
+                reduction = int(0.6 + np.log(depth) * np.log(searched))
                 if pv_node and reduction > 0:
                     reduction -= 1
+                history = pos.history[HISTORY_QUIET + me - 1, move]
+                if history > HISTORY_RANGE // 4:
+                    reduction -= 1
+                elif history < -HISTORY_RANGE // 4:
+                    reduction += 1
+                reduction = max(reduction, 0)
             score = -negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
             if score > alpha and (reduction > 0 or pv_node):
                 score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)

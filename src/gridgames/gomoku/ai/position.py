@@ -87,6 +87,7 @@ class Position(NamedTuple):
     tt: np.ndarray  # int64 (TT, 2): key, packed entry
     history: np.ndarray  # int64 (5, N): quiet, then attack history per colour; dedup stamps
     killers: np.ndarray  # int32 (MAX_PLY, 2)
+    statics: np.ndarray  # int32 (MAX_PLY,): static value of each node on the current line
     pv: np.ndarray  # int32 (MAX_PLY, MAX_PLY + 1): length, then moves
     move_buf: np.ndarray  # int32 (MAX_PLY, N)
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
@@ -153,6 +154,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         tt=new_table() if tt is None else tt,
         history=np.zeros((5, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
+        statics=np.zeros(MAX_PLY, dtype=np.int32),
         pv=np.zeros((MAX_PLY, MAX_PLY + 1), dtype=np.int32),
         move_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
         score_buf=np.zeros((MAX_PLY, n), dtype=np.int32),

@@ -714,6 +714,7 @@ def negamax(pos, alpha, beta, depth, ply):
         n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), moves)
         pos.score_buf[ply, :n] = 0
         forced = True
+        pos.statics[ply] = -INF  # no static value: the next but one node counts as improving
     else:
         if _legal_flex4(pos, me) >= 0:
             return MATE - ply - 3
@@ -748,6 +749,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 ):
                     return score
         static = evaluate(pos)
+        pos.statics[ply] = static
         if not pv_node and -MATE_BOUND < beta < MATE_BOUND and _no_winning_shape(pos, opp):
             # the opponent has no threat that a tempo would turn into a win
             if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
@@ -770,6 +772,11 @@ def negamax(pos, alpha, beta, depth, ply):
             return -(MATE - ply - 2) if forced else evaluate(pos)
         _order(pos, ply, n, np.int64(tt_move))
 
+    # Move-count pruning: once a move that does not lose is in hand, moves past a
+    # count that grows with depth are skipped; half as many where our static value
+    # has not risen since our previous move.
+    improving = ply < 2 or pos.statics[ply] > pos.statics[ply - 2]
+    move_count_limit = (3 + int(max(depth, 0) ** 1.32)) // (2 - int(improving))
     original_alpha = alpha
     best = -INF
     best_move = np.int64(-1)
@@ -786,6 +793,8 @@ def negamax(pos, alpha, beta, depth, ply):
         new_depth = depth - 1
         if n == 1:
             new_depth = depth  # a single forced reply costs no depth
+        if searched >= move_count_limit and best > -MATE_BOUND:
+            continue
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
             # moves searched at depths 1 to 5) and by static margin
@@ -885,6 +894,7 @@ def search_root(pos, depth, alpha, beta, skip):
     best_i = -1
     pos.pv[0, 0] = 0
     info[I_ROOT_BEST] = -1
+    pos.statics[0] = evaluate(pos)
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
         make(pos, move)

@@ -794,7 +794,7 @@ def negamax(pos, alpha, beta, depth, ply):
         if n == 1:
             new_depth = depth  # a single forced reply costs no depth
         if searched >= move_count_limit and best > -MATE_BOUND:
-            break  # move-count pruning: so would every move after it be
+            break  # move-count pruning: every later move would be pruned too
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
             # moves searched at depths 1 to 5) and by static margin

@@ -782,6 +782,8 @@ def negamax(pos, alpha, beta, depth, ply):
     best_move = np.int64(-1)
     searched = 0
     for i in range(n):
+        if searched >= move_count_limit and best > -MATE_BOUND:
+            break  # move-count pruning: no later move need be picked
         move = _pick(pos, ply, np.int64(i), n)
         if is_forbidden(pos, me, move):
             continue
@@ -793,8 +795,6 @@ def negamax(pos, alpha, beta, depth, ply):
         new_depth = depth - 1
         if n == 1:
             new_depth = depth  # a single forced reply costs no depth
-        if searched >= move_count_limit and best > -MATE_BOUND:
-            break  # move-count pruning: every later move would be pruned too
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
             # moves searched at depths 1 to 5) and by static margin

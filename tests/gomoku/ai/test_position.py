@@ -103,3 +103,19 @@ def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> N
             totals.append(total)
         expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + weights.tempo
         assert S.evaluate(pos) == expected
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_no_shape_depends_on_cells_beyond_a_stones_reach(rule: Rule) -> None:
+    """A stone reclassifies the cells up to ``I_REACH`` steps away (four in freestyle,
+    five elsewhere), so no shape may depend on a line's cells further out."""
+    reach = int(fresh(Board(9, rule=rule)).info[P.I_REACH])
+    assert reach == (4 if rule is Rule.FREESTYLE else 5)
+    if reach == patterns.HALF:
+        return
+    table = patterns.line_table(rule.code)
+    keys = np.arange(1 << patterns.KEY_BITS)
+    for far_slot in (0, 9):  # the cells five steps away on either side
+        cleared = keys & ~(3 << (2 * far_slot))
+        for value in range(4):
+            assert np.array_equal(table[:, keys], table[:, cleared | value << (2 * far_slot)])

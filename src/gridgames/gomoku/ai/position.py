@@ -33,7 +33,14 @@ from gridgames.gomoku.ai.patterns import (
     eval_weights,
     line_table,
 )
-from gridgames.gomoku.rules import CARO_CODE, CARO_EXACT_CODE, RENJU_CODE, WALL, forbidden_kind
+from gridgames.gomoku.rules import (
+    CARO_CODE,
+    CARO_EXACT_CODE,
+    FREESTYLE_CODE,
+    RENJU_CODE,
+    WALL,
+    forbidden_kind,
+)
 
 # Every kernel passes the position (twenty-odd arrays) along, and numba counts a
 # reference to each array in each call unless nothing in the call can raise or
@@ -58,7 +65,18 @@ I_WAIT_VALUE = 29  # two slots: black's and white's evaluation sums when not to 
 I_NULL = 31  # 1 while a null move is being searched
 I_TEMPO = 32  # the side to move's evaluation bonus under the rule
 I_AGE = 33  # stones on the board at the search's root: dates transposition entries
-N_INFO = 34
+I_UNDO = 34  # records in Position.undo
+I_REACH = 35  # how far a stone changes shapes: 4 in freestyle, 5 where fives are exact
+N_INFO = 36
+
+# Columns of Position.stack: the move, the bounding box before it, where its undo
+# records start, then the class counts and evaluation sums before it.
+S_UNDO = 5
+S_COUNTS = 6
+S_VALUES = S_COUNTS + 2 * N_CLASSES
+S_COLUMNS = S_VALUES + 4
+# Undo records a move can leave: two colours on ten cells of four lines.
+UNDO_PER_MOVE = 80
 
 # Rows of Position.combo_table
 T_CLASS, T_VALUE, T_SUSPECT, T_EVAL_MOVER, T_EVAL_WAITER = 0, 1, 2, 3, 4
@@ -80,7 +98,8 @@ class Position(NamedTuple):
     near: np.ndarray  # int16 (N,): stones close by (see _NEAR_DX/_NEAR_DY)
     class_count: np.ndarray  # int32 (2, N_CLASSES): empty cells per threat class
     info: np.ndarray  # int64 (N_INFO,): scalars, see the I_* slots
-    stack: np.ndarray  # int32 (cells + 1, 5): move, then the bounding box before it
+    stack: np.ndarray  # int32 (cells + 1, S_COLUMNS): see the S_* columns
+    undo: np.ndarray  # int32 (records, 3): colour, shape slot, old shape | old combo << 8
     zobrist: np.ndarray  # int64 (2, N)
     line_table: np.ndarray  # uint8 (2, 2**20)
     combo_table: np.ndarray  # int32 (5, N_COMBOS): class, value, renju suspect, evals
@@ -147,7 +166,8 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         near=np.zeros(n, dtype=np.int16),
         class_count=np.zeros((2, N_CLASSES), dtype=np.int32),
         info=np.zeros(N_INFO, dtype=np.int64),
-        stack=np.zeros((width * height + 1, 5), dtype=np.int32),
+        stack=np.zeros((width * height + 1, S_COLUMNS), dtype=np.int32),
+        undo=np.zeros(((width * height + 1) * UNDO_PER_MOVE, 3), dtype=np.int32),
         zobrist=zobrist,
         line_table=line_table(rule_code),
         combo_table=combo_table(rule_code),
@@ -169,6 +189,9 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     info[I_CARO] = int(rule_code in (CARO_CODE, CARO_EXACT_CODE))
     info[I_SIDE] = 1
     info[I_TEMPO] = eval_weights(rule_code).tempo
+    # a freestyle five is five in a row whatever lies beyond, so a stone five steps
+    # away changes no shape (checked for every line key by the tests)
+    info[I_REACH] = 4 if rule_code == FREESTYLE_CODE else 5
     info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
     init_position(pos)
     return pos
@@ -195,7 +218,8 @@ def _account(pos, idx, sign):
 
 @inlined
 def _refresh_line(pos, idx, d):
-    """Reclassify the empty cell ``idx`` along direction ``d`` after its key changed."""
+    """Reclassify the empty cell ``idx`` along direction ``d`` after its key changed,
+    leaving an undo record of each shape that changes."""
     key = pos.keys[idx * 4 + d]
     for c in range(2):
         old_combo = pos.combo[c, idx]
@@ -203,6 +227,11 @@ def _refresh_line(pos, idx, d):
         old_shape = pos.shape[c, idx * 4 + d]
         if new_shape == old_shape:
             continue
+        u = pos.info[I_UNDO]
+        pos.undo[u, 0] = c
+        pos.undo[u, 1] = idx * 4 + d
+        pos.undo[u, 2] = np.int64(old_shape) | old_combo << 8
+        pos.info[I_UNDO] = u + 1
         pos.shape[c, idx * 4 + d] = new_shape
         combo = old_combo + (np.int64(new_shape) - np.int64(old_shape)) * _DIR_WEIGHT[d]
         pos.combo[c, idx] = combo
@@ -254,8 +283,9 @@ def init_position(pos):
 
 
 @inlined
-def _update_lines(pos, idx, delta):
-    """Add ``delta`` (a colour, or minus one) at ``idx`` to the keys of the cells around."""
+def _update_lines(pos, idx, delta, reach):
+    """Add ``delta`` (a colour, or minus it) at ``idx`` to the keys of the cells around,
+    and reclassify the empty ones up to ``reach`` steps away."""
     for d in range(4):
         off = pos.info[I_OFFSETS + d]
         for k in range(1, 6):
@@ -263,14 +293,14 @@ def _update_lines(pos, idx, delta):
             if pos.cells[q] == WALL:
                 break
             pos.keys[q * 4 + d] += np.int32(delta) << (2 * (4 + k))
-            if pos.cells[q] == 0:
+            if k <= reach and pos.cells[q] == 0:
                 _refresh_line(pos, q, np.int64(d))
         for k in range(1, 6):
             q = idx + k * off  # idx sits at offset -k from q
             if pos.cells[q] == WALL:
                 break
             pos.keys[q * 4 + d] += np.int32(delta) << (2 * (5 - k))
-            if pos.cells[q] == 0:
+            if k <= reach and pos.cells[q] == 0:
                 _refresh_line(pos, q, np.int64(d))
 
 
@@ -286,6 +316,12 @@ def make(pos, idx):
     pos.stack[n, 2] = info[I_MAXX]
     pos.stack[n, 3] = info[I_MINY]
     pos.stack[n, 4] = info[I_MAXY]
+    pos.stack[n, S_UNDO] = info[I_UNDO]
+    for c in range(2):
+        for k in range(N_CLASSES):
+            pos.stack[n, S_COUNTS + c * N_CLASSES + k] = pos.class_count[c, k]
+        pos.stack[n, S_VALUES + c] = info[I_VALUE + c]
+        pos.stack[n, S_VALUES + 2 + c] = info[I_WAIT_VALUE + c]
     info[I_COUNT] = n + 1
     x = idx % stride - PAD
     y = idx // stride - PAD
@@ -297,7 +333,7 @@ def make(pos, idx):
     pos.cells[idx] = color
     pos.grid[y + 1, x + 1] = color
     info[I_HASH] ^= pos.zobrist[color - 1, idx]
-    _update_lines(pos, idx, color)
+    _update_lines(pos, idx, color, info[I_REACH])
     for k in range(_NEAR_DX.shape[0]):
         pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] += 1
     info[I_SIDE] = 3 - color
@@ -305,7 +341,8 @@ def make(pos, idx):
 
 @kernel
 def unmake(pos):
-    """Take back the last stone."""
+    """Take back the last stone: the keys by subtraction, the rest from the stack
+    and the undo records (cheaper than classifying again)."""
     info = pos.info
     stride = info[I_STRIDE]
     n = info[I_COUNT] - 1
@@ -321,9 +358,22 @@ def unmake(pos):
     pos.cells[idx] = 0
     pos.grid[y + 1, x + 1] = 0
     info[I_HASH] ^= pos.zobrist[color - 1, idx]
-    _update_lines(pos, idx, -color)
-    _refresh_cell(pos, idx)
-    _account(pos, idx, np.int64(1))
+    _update_lines(pos, idx, -color, np.int64(0))
+    first = pos.stack[n, S_UNDO]
+    for u in range(info[I_UNDO] - 1, first - 1, -1):
+        c = pos.undo[u, 0]
+        slot = pos.undo[u, 1]
+        old = pos.undo[u, 2]
+        pos.shape[c, slot] = old & 255
+        pos.combo[c, slot // 4] = old >> 8
+    info[I_UNDO] = first
+    # the cell's own shapes were left as they were while it was taken (only empty
+    # cells are reclassified), so the counts and sums before it hold again
+    for c in range(2):
+        for k in range(N_CLASSES):
+            pos.class_count[c, k] = pos.stack[n, S_COUNTS + c * N_CLASSES + k]
+        info[I_VALUE + c] = pos.stack[n, S_VALUES + c]
+        info[I_WAIT_VALUE + c] = pos.stack[n, S_VALUES + 2 + c]
     for k in range(_NEAR_DX.shape[0]):
         pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] -= 1
     info[I_SIDE] = color

@@ -703,6 +703,7 @@ def negamax(pos, alpha, beta, depth, ply):
 
     moves = pos.move_buf[ply]
     forced = False
+    staged = False  # the table's move stands alone in move_buf until it fails to cut off
     tt_move = -1
     static = 0  # evaluated below unless a five must be blocked (then no move is quiet)
     key = info[I_HASH]
@@ -767,10 +768,24 @@ def negamax(pos, alpha, beta, depth, ply):
                     return 0
                 if beta <= score < MATE_BOUND:
                     return score
-        n, forced = generate(pos, ply)
-        if n == 0:
-            return -(MATE - ply - 2) if forced else evaluate(pos)
-        _order(pos, ply, n, np.int64(tt_move))
+        # The table's move is searched before the others are generated: where it cuts
+        # off, as it mostly does, generating and ordering them is saved. Only where
+        # every candidate is generated (the opponent threatens no open four).
+        staged = (
+            0 <= tt_move < pos.cells.shape[0]
+            and pos.cells[tt_move] == 0
+            and pos.near[tt_move] > 0
+            and pos.class_count[opp - 1, C_FLEX4] == 0
+            and not is_forbidden(pos, me, np.int64(tt_move))
+        )
+        if staged:
+            moves[0] = tt_move
+            n = 1
+        else:
+            n, forced = generate(pos, ply)
+            if n == 0:
+                return -(MATE - ply - 2) if forced else evaluate(pos)
+            _order(pos, ply, n, np.int64(tt_move))
 
     # Move-count pruning: once a move that does not lose is in hand, moves past a
     # count that grows with depth are skipped; half as many where our static value
@@ -781,7 +796,22 @@ def negamax(pos, alpha, beta, depth, ply):
     best = -INF
     best_move = np.int64(-1)
     searched = 0
-    for i in range(n):
+    i = -1
+    while True:
+        i += 1
+        if i >= n:
+            if not staged:
+                break
+            # the table's move did not cut off: generate the others, that one first
+            staged = False
+            n, forced = generate(pos, ply)
+            _order(pos, ply, n, np.int64(tt_move))
+            i = 0
+            if _pick(pos, ply, np.int64(0), n) == tt_move:
+                pos.score_buf[ply, 0] = SEARCHED
+                i = 1
+            if i >= n:
+                break
         if searched >= move_count_limit and best > -MATE_BOUND:
             break  # move-count pruning: no later move need be picked
         move = _pick(pos, ply, np.int64(i), n)
@@ -793,7 +823,7 @@ def negamax(pos, alpha, beta, depth, ply):
             and not _makes_three(pos, opp - 1, move)
         )
         new_depth = depth - 1
-        if n == 1:
+        if n == 1 and not staged:
             new_depth = depth  # a single forced reply costs no depth
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15

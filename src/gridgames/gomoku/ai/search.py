@@ -679,6 +679,24 @@ def _copy_pv(pos, ply, move):
     pos.pv[ply, 0] = child_len + 1
 
 
+@inlined
+def _late_move_reduction(pos, me, move, depth, searched, pv_node):
+    """Plies by which a late quiet move is searched less deep: more with depth and move
+    number, a ply less on the principal variation, a ply less for a move whose history
+    says it often cuts off and a ply more if it often failed."""
+    if depth < 2 or searched < 2:
+        return 0
+    reduction = int(0.6 + np.log(depth) * np.log(searched))
+    if pv_node and reduction > 0:
+        reduction -= 1
+    history = pos.history[HISTORY_QUIET + me - 1, move]
+    if history > HISTORY_RANGE // 4:
+        reduction -= 1
+    elif history < -HISTORY_RANGE // 4:
+        reduction += 1
+    return max(reduction, 0)
+
+
 @kernel
 def negamax(pos, alpha, beta, depth, ply):
     info = pos.info
@@ -838,19 +856,8 @@ def negamax(pos, alpha, beta, depth, ply):
             score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
         else:
             reduction = 0
-            if depth >= 2 and searched >= 2 and quiet:
-                # late-move reduction, growing with depth and move number; a ply less
-                # for a move whose history says it often cuts off, a ply more if it
-                # often failed
-                reduction = int(0.6 + np.log(depth) * np.log(searched))
-                if pv_node and reduction > 0:
-                    reduction -= 1
-                history = pos.history[HISTORY_QUIET + me - 1, move]
-                if history > HISTORY_RANGE // 4:
-                    reduction -= 1
-                elif history < -HISTORY_RANGE // 4:
-                    reduction += 1
-                reduction = max(reduction, 0)
+            if quiet:
+                reduction = _late_move_reduction(pos, me, move, depth, searched, pv_node)
             score = -negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
             if score > alpha and (reduction > 0 or pv_node):
                 score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
@@ -925,14 +932,21 @@ def search_root(pos, depth, alpha, beta, skip):
     pos.pv[0, 0] = 0
     info[I_ROOT_BEST] = -1
     pos.statics[0] = evaluate(pos)
+    me = info[I_SIDE]
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
+        # late quiet root moves are reduced as on any principal variation
+        reduction = 0
+        if not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move):
+            reduction = _late_move_reduction(pos, me, move, depth, i - skip, True)
         make(pos, move)
         one = np.int64(1)
         if i == skip:
             score = -negamax(pos, -beta, -alpha, depth - 1, one)
         else:
-            score = -negamax(pos, -alpha - 1, -alpha, depth - 1, one)
+            score = -negamax(pos, -alpha - 1, -alpha, depth - 1 - reduction, one)
+            if score > alpha and reduction > 0:
+                score = -negamax(pos, -alpha - 1, -alpha, depth - 1, one)
             if alpha < score < beta:
                 score = -negamax(pos, -beta, -alpha, depth - 1, one)
         unmake(pos)

@@ -82,6 +82,11 @@ HISTORY_RANGE = 16384
 _VCF_SALT = np.array([0x2545F4914F6CDD1D, 0x1D8E4E27C47D124F, 0x6A09E667F3BCC908,
                       0x3C6EF372FE94F82B], dtype=np.int64)
 _VCT_SALT = 0x7F4A7C159E3779B9
+# Move-count pruning searches 3 + depth^1.32 moves at a node (4, 5, 7, 9, 11, 13,
+# 16 and 18 at depths 1-8), and late-move reductions grow with the logarithms of
+# depth and move number: both from tables, not computed at every node.
+_MOVE_COUNT = np.array([3 + int(d**1.32) for d in range(MAX_PLY + 1)], dtype=np.int64)
+_LOG = np.log(np.maximum(np.arange(64 * 64 + 1), 1))
 
 
 @inlined
@@ -686,7 +691,7 @@ def _late_move_reduction(pos, me, move, depth, searched, pv_node):
     says it often cuts off and a ply more if it often failed."""
     if depth < 2 or searched < 2:
         return 0
-    reduction = int(0.6 + np.log(depth) * np.log(searched))
+    reduction = int(0.6 + _LOG[depth] * _LOG[searched])
     if pv_node and reduction > 0:
         reduction -= 1
     history = pos.history[HISTORY_QUIET + me - 1, move]
@@ -809,7 +814,7 @@ def negamax(pos, alpha, beta, depth, ply):
     # count that grows with depth are skipped; half as many where our static value
     # has not risen since our previous move.
     improving = ply < 2 or pos.statics[ply] > pos.statics[ply - 2]
-    move_count_limit = (3 + int(max(depth, 0) ** 1.32)) // (2 - int(improving))
+    move_count_limit = _MOVE_COUNT[max(depth, 0)] // (2 - int(improving))
     original_alpha = alpha
     best = -INF
     best_move = np.int64(-1)

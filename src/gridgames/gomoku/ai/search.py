@@ -739,6 +739,7 @@ def negamax(pos, alpha, beta, depth, ply):
         pos.score_buf[ply, :n] = 0
         forced = True
         pos.statics[ply] = -INF  # no static value: the next but one node counts as improving
+        improving = ply < 2
     else:
         if _legal_flex4(pos, me) >= 0:
             return MATE - ply - 3
@@ -774,10 +775,14 @@ def negamax(pos, alpha, beta, depth, ply):
                     return score
         static = evaluate(pos)
         pos.statics[ply] = static
+        # whether our static value has risen since our previous move
+        improving = ply < 2 or static > pos.statics[ply - 2]
         if not pv_node and -MATE_BOUND < beta < MATE_BOUND and _no_winning_shape(pos, opp):
             # the opponent has no threat that a tempo would turn into a win
-            if depth <= 3 and static - FUTILITY_MARGIN * depth >= beta:
-                return static  # reverse futility: far above beta near the leaves
+            if depth <= 6 and static - FUTILITY_MARGIN * (depth - int(improving)) >= beta:
+                # reverse futility: far above beta near the leaves, a margin of a
+                # depth less where the static value has risen
+                return static
             if depth >= 3 and static >= beta and info[I_NULL] == 0:
                 # null move: if beta holds even when we pass, a real move holds it too
                 info[I_SIDE] = opp
@@ -813,7 +818,6 @@ def negamax(pos, alpha, beta, depth, ply):
     # Move-count pruning: once a move that does not lose is in hand, moves past a
     # count that grows with depth are skipped; half as many where our static value
     # has not risen since our previous move.
-    improving = ply < 2 or pos.statics[ply] > pos.statics[ply - 2]
     move_count_limit = _MOVE_COUNT[max(depth, 0)] // (2 - int(improving))
     original_alpha = alpha
     best = -INF

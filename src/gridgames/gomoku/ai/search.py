@@ -532,6 +532,12 @@ def _makes_three(pos, c, move):
 
 
 @inlined
+def _is_quiet(pos, me, move):
+    """Whether ``move`` makes no three for the side to move (``me``) nor stops one."""
+    return not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move)
+
+
+@inlined
 def _reward_cutoff(pos, ply, me, best_i, depth, forced):
     """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
 
@@ -844,11 +850,7 @@ def negamax(pos, alpha, beta, depth, ply):
         move = _pick(pos, ply, np.int64(i), n)
         if is_forbidden(pos, me, move):
             continue
-        quiet = (
-            not forced
-            and not _makes_three(pos, me - 1, move)
-            and not _makes_three(pos, opp - 1, move)
-        )
+        quiet = not forced and _is_quiet(pos, me, move)
         new_depth = depth - 1
         if n == 1 and not staged:
             new_depth = depth  # a single forced reply costs no depth
@@ -946,7 +948,7 @@ def search_root(pos, depth, alpha, beta, skip):
         move = np.int64(pos.root[0, i])
         # late quiet root moves are reduced as on any principal variation
         reduction = 0
-        if not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move):
+        if _is_quiet(pos, me, move):
             reduction = _late_move_reduction(pos, me, move, depth, i - skip, True)
         make(pos, move)
         one = np.int64(1)

@@ -691,10 +691,11 @@ def _copy_pv(pos, ply, move):
 
 
 @inlined
-def _late_move_reduction(pos, me, move, depth, searched, pv_node):
-    """Plies by which a late quiet move is searched less deep: more with depth and move
-    number, a ply less on the principal variation, a ply less for a move whose history
-    says it often cuts off and a ply more if it often failed."""
+def _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet):
+    """Plies by which a late move is searched less deep: more with depth and move
+    number, a ply less on the principal variation, a ply less for a move whose
+    history says it often cuts off and a ply more if it often failed; then a ply
+    less for a move that makes or stops a three."""
     if depth < 2 or searched < 2:
         return 0
     reduction = int(0.6 + _LOG[depth] * _LOG[searched])
@@ -705,7 +706,10 @@ def _late_move_reduction(pos, me, move, depth, searched, pv_node):
         reduction -= 1
     elif history < -HISTORY_RANGE // 4:
         reduction += 1
-    return max(reduction, 0)
+    reduction = max(reduction, 0)
+    if not quiet and reduction > 0:
+        reduction -= 1
+    return reduction
 
 
 @kernel
@@ -866,9 +870,7 @@ def negamax(pos, alpha, beta, depth, ply):
         if searched == 0:
             score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
         else:
-            reduction = 0
-            if quiet:
-                reduction = _late_move_reduction(pos, me, move, depth, searched, pv_node)
+            reduction = _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet)
             score = -negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
             if score > alpha and (reduction > 0 or pv_node):
                 score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
@@ -949,7 +951,7 @@ def search_root(pos, depth, alpha, beta, skip):
         # late quiet root moves are reduced as on any principal variation
         reduction = 0
         if _is_quiet(pos, me, move):
-            reduction = _late_move_reduction(pos, me, move, depth, i - skip, True)
+            reduction = _late_move_reduction(pos, me, move, depth, i - skip, True, True)
         make(pos, move)
         one = np.int64(1)
         if i == skip:

@@ -4,6 +4,7 @@
     python benchmarks/fit_eval.py fit games.jsonl --ridge 0.3
     python benchmarks/fit_eval.py generate renju.jsonl --rule renju
     python benchmarks/fit_eval.py fit renju.jsonl --rule renju
+    python benchmarks/fit_eval.py fit match-out/ more-games/*.psq
 
 ``generate`` plays the engine against itself from the shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
@@ -13,7 +14,8 @@ open four to make): the game's result for the side to move, then for the side to
 move and for the other side how many empty cells have each shape combo (the four
 line shapes a stone there would make). The evaluation is a sum over those cells.
 Recording moves rather than features lets a later version of the shapes be
-fitted to the same games.
+fitted to the same games. ``fit`` also reads ``.psq`` records, or folders of them
+such as ``gridgames match --out`` writes: games against other engines.
 
 ``fit`` turns each combo into the features the evaluation is linear in: its line
 shapes' counts and its threat class. It first finds the logistic scale that best
@@ -30,6 +32,7 @@ import argparse
 import json
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -50,6 +53,7 @@ from gridgames.gomoku.ai.patterns import (
     eval_weights,
 )
 from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.records import RecordError, load
 
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
 FITTED_SHAPES = range(2, 10)
@@ -129,21 +133,51 @@ def combo_features() -> np.ndarray:
     return table
 
 
+def match_games(path: Path, rule: Rule) -> list[dict]:
+    """The games of ``.psq`` records (a file, or a folder of them such as
+    ``gridgames match --out`` writes) that ended in five or a full board: a game lost
+    on time or by an error says nothing of its position."""
+    files = sorted(path.glob("*.psq")) if path.is_dir() else [path]
+    games = []
+    for file in files:
+        board = load(file, rule).to_board()
+        outcome = board.outcome()
+        if outcome is None:
+            continue
+        winner = outcome.winner.name.lower() if outcome.winner else None
+        games.append({"rule": rule.name.lower(), "width": board.width, "height": board.height,
+                      "moves": [list(m) for m in board.move_stack], "winner": winner})
+    return games
+
+
+def written_games(path: Path, rule: Rule) -> list[dict]:
+    games = []
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, 1):
+            game = json.loads(line)
+            if not isinstance(game, dict) or "moves" not in game:
+                raise ValueError(f"line {number} is not a game written by 'generate'")
+            if game["rule"] != rule.name.lower():
+                raise ValueError(f"line {number} is a {game['rule']} game, "
+                                 f"not {rule.name.lower()}")
+            games.append(game)
+    return games
+
+
 def read_positions(paths: list[str], rule: Rule) -> list[list]:
     rows = []
-    for path in paths:
+    for name in paths:
+        path = Path(name)
         try:
-            with open(path, encoding="utf-8") as file:
-                for number, line in enumerate(file, 1):
-                    game = json.loads(line)
-                    if not isinstance(game, dict) or "moves" not in game:
-                        raise ValueError(f"line {number} is not a game written by 'generate'")
-                    if game["rule"] != rule.name.lower():
-                        raise ValueError(f"line {number} is a {game['rule']} game, "
-                                         f"not {rule.name.lower()}")
-                    rows += quiet_positions(game)
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise SystemExit(f"cannot read {path} (games written by 'generate'): {error}") from None
+            if path.is_dir() or path.suffix.lower() == ".psq":
+                games = match_games(path, rule)
+            else:
+                games = written_games(path, rule)
+            for game in games:
+                rows += quiet_positions(game)
+        except (OSError, ValueError, KeyError, TypeError, RecordError) as error:
+            raise SystemExit(f"cannot read {path} (games written by 'generate', .psq "
+                             f"records or folders of them): {error}") from None
     if not rows:
         raise SystemExit("no positions in the given files")
     return rows
@@ -223,7 +257,8 @@ def main() -> None:
     gen.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
     gen.add_argument("--seed", type=int, default=1)
     fitting = commands.add_parser("fit", help="fit the weights to written games")
-    fitting.add_argument("data", nargs="+")
+    fitting.add_argument("data", nargs="+",
+                         help="games written by generate, .psq records or folders of them")
     fitting.add_argument("--ridge", type=float, default=0.3)
     fitting.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle",
                          help="the rule the games were played under: its weights are refitted")

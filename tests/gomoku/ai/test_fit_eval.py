@@ -1,0 +1,47 @@
+"""The evaluation fit reads match records: .psq files and folders of them."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from gridgames.gomoku import Board
+from gridgames.gomoku.records import GameRecord, save
+
+_SCRIPT = Path(__file__).parents[3] / "benchmarks" / "fit_eval.py"
+_spec = importlib.util.spec_from_file_location("fit_eval", _SCRIPT)
+assert _spec is not None and _spec.loader is not None
+fit_eval = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fit_eval)
+
+# Black makes five on row 7 while white answers on row 9: 9 moves.
+WON = [(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (5, 9), (6, 7), (9, 9), (7, 7)]
+
+
+def _record(moves: list[tuple[int, int]], path: Path) -> None:
+    board = Board(15)
+    board.push_many(moves)
+    save(GameRecord.from_board(board, black="a", white="b"), path)
+
+
+def test_a_match_folder_gives_the_quiet_positions_of_its_finished_games(tmp_path: Path) -> None:
+    _record(WON, tmp_path / "game-0001.psq")
+    _record(WON[:4], tmp_path / "game-0002.psq")  # unfinished: says nothing, skipped
+    rows = fit_eval.read_positions([str(tmp_path)], fit_eval.Rule.FREESTYLE)
+    games = fit_eval.match_games(tmp_path, fit_eval.Rule.FREESTYLE)
+    assert [g["winner"] for g in games] == ["black"]
+    assert rows == fit_eval.quiet_positions(games[0])
+    # black to move after 0, 2, 4 moves wins; white to move loses
+    assert [r[0] for r in rows[:3]] == [1.0, 0.0, 1.0]
+    # a single file reads the same as its folder
+    assert fit_eval.read_positions([str(tmp_path / "game-0001.psq")],
+                                   fit_eval.Rule.FREESTYLE) == rows
+
+
+def test_a_file_that_is_not_a_record_is_refused_by_name(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.psq"
+    bad.write_text("hello\n")
+    with pytest.raises(SystemExit, match=r"cannot read .*notes\.psq .*records.*: not a"):
+        fit_eval.read_positions([str(bad)], fit_eval.Rule.FREESTYLE)

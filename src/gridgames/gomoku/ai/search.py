@@ -694,8 +694,8 @@ def _copy_pv(pos, ply, move):
 def _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet):
     """Plies by which a late move is searched less deep: more with depth and move
     number, a ply less on the principal variation, a ply less for a move whose
-    history says it often cuts off and a ply more if it often failed; then a ply
-    less for a move that makes or stops a three."""
+    quiet history says it often cuts off and a ply more if it often failed; then a
+    ply less for a move that makes or stops a three."""
     if depth < 2 or searched < 2:
         return 0
     reduction = int(0.6 + _LOG[depth] * _LOG[searched])

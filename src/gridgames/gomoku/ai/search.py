@@ -948,9 +948,10 @@ def search_root(pos, depth, alpha, beta, skip):
     me = info[I_SIDE]
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
-        # late quiet root moves are reduced as on any principal variation
+        # late quiet root moves are reduced as on any principal variation, from
+        # depth 4: a shallow search (the lower levels') needs every root move whole
         reduction = 0
-        if _is_quiet(pos, me, move):
+        if depth >= 4 and _is_quiet(pos, me, move):
             reduction = _late_move_reduction(pos, me, move, depth, i - skip, True, True)
         make(pos, move)
         one = np.int64(1)

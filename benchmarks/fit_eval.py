@@ -79,6 +79,15 @@ def near_moves(board: Board) -> list[tuple[int, int]]:
             if any(abs(m[0] - s[0]) <= 2 and abs(m[1] - s[1]) <= 2 for s in board.move_stack)]
 
 
+def game_record(board: Board) -> dict:
+    """The line ``generate`` writes for a finished game: rule, size, moves and winner."""
+    outcome = board.outcome()
+    winner = outcome.winner if outcome is not None else None
+    return {"rule": board.rule.name.lower(), "width": board.width, "height": board.height,
+            "moves": [list(m) for m in board.move_stack],
+            "winner": winner.name.lower() if winner else None}
+
+
 def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
     warm_up()
     rng = random.Random(seed)
@@ -93,12 +102,7 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
                 board.push(rng.choice(near_moves(board)))
             while board.outcome() is None and len(board.move_stack) < board.width * board.height:
                 board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
-            outcome = board.outcome()
-            winner = outcome.winner if outcome is not None else None
-            record = {"rule": rule.name.lower(), "width": board.width, "height": board.height,
-                      "moves": [list(m) for m in board.move_stack],
-                      "winner": winner.name.lower() if winner else None}
-            file.write(json.dumps(record) + "\n")
+            file.write(json.dumps(game_record(board)) + "\n")
             games += 1
             file.flush()
     print(f"{games} games written to {out}")
@@ -141,12 +145,8 @@ def match_games(path: Path, rule: Rule) -> list[dict]:
     games = []
     for file in files:
         board = load(file, rule).to_board()
-        outcome = board.outcome()
-        if outcome is None:
-            continue
-        winner = outcome.winner.name.lower() if outcome.winner else None
-        games.append({"rule": rule.name.lower(), "width": board.width, "height": board.height,
-                      "moves": [list(m) for m in board.move_stack], "winner": winner})
+        if board.outcome() is not None:
+            games.append(game_record(board))
     return games
 
 

@@ -33,7 +33,7 @@ def test_a_match_folder_gives_the_quiet_positions_of_its_finished_games(tmp_path
     games = fit_eval.match_games(tmp_path, fit_eval.Rule.FREESTYLE)
     assert [g["winner"] for g in games] == ["black"]
     assert rows == fit_eval.quiet_positions(games[0])
-    # black to move after 0, 2, 4 moves wins; white to move loses
+    # the first three positions: black to move (the winner), white, black
     assert [r[0] for r in rows[:3]] == [1.0, 0.0, 1.0]
     # a single file reads the same as its folder
     assert fit_eval.read_positions([str(tmp_path / "game-0001.psq")],

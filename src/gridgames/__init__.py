@@ -4,8 +4,4 @@ The five-in-a-row family (Gomoku, standard Gomoku, Renju, Caro) lives in
 :mod:`gridgames.gomoku`, the N-Queens puzzle in :mod:`gridgames.queens`.
 """
 
-from gridgames._refcounts import use_plain_refcounts
-
 __version__ = "0.1.0"
-
-use_plain_refcounts()

@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.ai import kernels as K
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
@@ -219,7 +220,7 @@ def load_position(board: Board, tt: np.ndarray | None = None) -> P.Position:
     """The engine board of ``board``'s position (``tt``: a table to search with)."""
     pos = P.new_position(board.width, board.height, board.rule.code, tt)
     for point in board.move_stack:
-        P.make(pos, P.cell_index(pos, point))
+        K.make(pos, P.cell_index(pos, point))
     return pos
 
 
@@ -231,11 +232,11 @@ def _pv(pos: P.Position) -> tuple[Point, ...]:
 def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -> int:
     """One root search, first in a narrow window around the previous score."""
     if previous is None or depth < 4 or abs(previous) >= S.MATE_BOUND:
-        return int(S.search_root(pos, depth, -S.INF, S.INF, line))
+        return int(K.search_root(pos, depth, -S.INF, S.INF, line))
     delta = ASPIRATION
     alpha, beta = previous - delta, previous + delta
     while True:
-        score = int(S.search_root(pos, depth, alpha, beta, line))
+        score = int(K.search_root(pos, depth, alpha, beta, line))
         if alpha < score < beta or pos.info[P.I_ABORT]:
             return score
         # widen only the side that failed, three times as far each time
@@ -275,7 +276,7 @@ class Helpers:
     def _run(self, index: int, first_depth: int) -> None:
         pos = self.positions[index]
         for depth in range(first_depth, P.MAX_PLY - 16):
-            score = int(S.search_root(pos, depth, -S.INF, S.INF, 0))
+            score = int(K.search_root(pos, depth, -S.INF, S.INF, 0))
             if pos.info[P.I_ABORT]:
                 return
             self.finished[index] = (depth, int(pos.root[0, 0]), score, _pv(pos))
@@ -320,7 +321,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         nodes = int(info[P.I_NODES]) + (helpers.nodes if helpers is not None else 0)
         return _result(move, score, _mate_moves(score), depth, pv, nodes, started)
 
-    count = int(S.prepare_root(pos))
+    count = int(K.prepare_root(pos))
     if count < 0:  # a five to play
         return [result(int(pos.root[0, 0]), S.MATE - 1, 1, ())]
     if count == 0:  # every point near the stones is forbidden: any legal point will do
@@ -333,16 +334,16 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             # threat-space search first: a forced win by fours, then by fours and threes
             info[P.I_VCF_LIMIT] = _threat_budget(limit)
             side = int(info[P.I_SIDE])
-            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
+            plies = int(K.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
             if plies == 0 and not info[P.I_ABORT]:
-                plies = int(S.vct(pos, 0, ROOT_VCT_DEPTH, side))
+                plies = int(K.vct(pos, 0, ROOT_VCT_DEPTH, side))
             info[P.I_VCF_LIMIT] = 0
             if plies > 0:
                 first = int(info[P.I_VCF_MOVE])
                 return [result(first, S.MATE - plies, plies, ())]
             if not info[P.I_ABORT]:
                 # answer the opponent's threats: skip moves that provably lose to them
-                S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
+                K.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
             helpers = Helpers(board, pos, threads - 1)

@@ -198,9 +198,7 @@ def line_table(rule_code: int) -> np.ndarray:
     except (OSError, ValueError):
         table = None
     if table is None:
-        # a copy in numpy's memory: an array numba made is never handed to other threads
-        # (see gridgames._refcounts)
-        table = np.array(_build_line_table(rule_code))
+        table = _build_line_table(rule_code)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(f".{os.getpid()}.tmp.npy")

@@ -18,10 +18,13 @@ A grid in the core layout is kept in sync, because the rule kernels
 from __future__ import annotations
 
 import mmap
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
@@ -42,10 +45,8 @@ from gridgames.gomoku.rules import (
     forbidden_kind,
 )
 
-# Every kernel passes the position (twenty-odd arrays) along, and numba counts a
-# reference to each array in each call unless nothing in the call can raise or
-# call out: small helpers are therefore inlined, and a division by zero (which
-# never happens here) yields zero instead of raising.
+# Small helpers are inlined; a division by zero (which never happens here) yields
+# zero instead of raising, so no kernel has an exception path to keep.
 kernel = njit(cache=True, nogil=True, error_model="numpy")
 inlined = njit(cache=True, nogil=True, error_model="numpy", inline="always")
 
@@ -112,6 +113,37 @@ class Position(NamedTuple):
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
     root: np.ndarray  # int32 (2, N): root moves and their scores
     vcf_cache: np.ndarray  # int64 (2**VCF_CACHE_BITS, 2): key ^ entry, entry (see search.vcf)
+
+
+def _lend(typingctx: Any, arrays: Any) -> Any:
+    """The same arrays, lent: views that hold no reference to their memory.
+
+    Every kernel call passes the position (twenty-odd arrays) along, and numba
+    counts a reference to each array on the way in and out of every call that it
+    does not inline, with atomic instructions. A lent array has no memory owner to
+    count (numba skips the count of a null owner), so the search runs on lent
+    views: :mod:`.kernels` lends the position once, at the call from Python, whose
+    caller keeps the arrays alive until the call returns. A lent array must never
+    be returned to Python or stored beyond the call.
+    """
+    members: Any = getattr(arrays, "types", ()) if isinstance(arrays, types.BaseTuple) else ()
+    if not members or not all(isinstance(t, types.Array) for t in members):
+        return None
+
+    def codegen(context, builder, signature, args):
+        [value] = args
+        for i, array_type in enumerate(members):
+            array = context.make_array(array_type)(
+                context, builder, value=builder.extract_value(value, i))
+            array.meminfo = ir.Constant(array.meminfo.type, None)
+            array.parent = ir.Constant(array.parent.type, None)
+            value = builder.insert_value(value, array._getvalue(), i)
+        return value
+
+    return arrays(arrays), codegen
+
+
+borrow = cast(Callable[[Position], Position], intrinsic(_lend))
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}

@@ -6,7 +6,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install dev system-deps lint typecheck pytest bench clean
+OLDEST := .venv-oldest
+
+.PHONY: run test test-oldest install dev system-deps lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +50,20 @@ test: dev
 	$(BIN)/mypy
 	$(BIN)/pytest
 
+# The engine and rules tests on the oldest numba, numpy and llvmlite we support
+# (constraints/oldest.txt), in a venv of their own with its own kernel cache.
+$(OLDEST)/.installed: pyproject.toml constraints/oldest.txt
+	$(PYTHON) -m venv $(OLDEST)
+	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDEST)/bin/pip install --quiet -c constraints/oldest.txt -e . \
+		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100'
+	touch $@
+
+test-oldest: $(OLDEST)/.installed
+	$(OLDEST)/bin/python -c "import numba, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__)"
+	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -q \
+		tests/gomoku tests/queens tests/test_numba_untouched.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(OLDEST) .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -118,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
             # The reader (e.g. head) stopped early; silence the flush at exit.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    from gridgames.gomoku.ai import warm_up
+    from gridgames.prepare import stderr_report
+
+    warm_up(stderr_report())  # a first run compiles here, with progress, not mid-game
     try:
         main_menu(settings, console, start)
     except EOFError:

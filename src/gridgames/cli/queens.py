@@ -20,6 +20,7 @@ import sys
 import time
 from typing import NoReturn
 
+from gridgames.prepare import stderr_report
 from gridgames.queens import (
     Placement,
     QueenConflictError,
@@ -209,7 +210,7 @@ def run_solve(args: argparse.Namespace) -> int:
         Placement.from_queens(n, fixed)
     except ValueError as error:
         raise InputError(_describe_bad_fixed(error, n)) from None
-    warm_up()
+    warm_up(stderr_report("the queens solver"))
     start = time.perf_counter()
     solution = solve(n, fixed, seed=seed)
     elapsed = format_seconds(time.perf_counter() - start)
@@ -242,7 +243,7 @@ def _describe_bad_fixed(error: ValueError, n: int) -> str:
 
 def run_count(args: argparse.Namespace) -> int:
     n = parse_size(args.n, 8, MAX_N)
-    warm_up()
+    warm_up(stderr_report("the queens solver"))
     start = time.perf_counter()
     count = count_solutions(n)
     elapsed = format_seconds(time.perf_counter() - start)
@@ -286,7 +287,7 @@ class Game:
     def play(self) -> int:
         try:
             print(self.instructions())
-            warm_up()
+            warm_up(stderr_report("the queens solver"))
             input("\nPress Enter to continue.")
             self.show()
             while True:

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
+from gridgames.prepare import KernelGroup, Report, prepare
 from gridgames.queens.board import Placement, Square, check_size, check_square
 
 DEFAULT_SEED = 20170101
@@ -479,11 +480,23 @@ def hint(placement: Placement, *, seed: int = DEFAULT_SEED) -> Square | None:
     return next(square for square in solution if square[0] not in taken_rows)
 
 
-def warm_up() -> None:
-    """Load the compiled kernels now (compiling them on first use), so that timing
-    a later call measures the search alone."""
-    from gridgames.queens.counter import count_solutions
-
+def _load_solver() -> None:
     solve(4)  # exact search
     solve(64)  # local search
+
+
+def _load_counter() -> None:
+    from gridgames.queens.counter import count_solutions
+
     count_solutions(1)
+
+
+KERNEL_GROUPS = (KernelGroup("queens solver", _load_solver),
+                 KernelGroup("queens counter", _load_counter))
+
+
+def warm_up(report: Report | None = None) -> None:
+    """Load the compiled kernels now (compiling them on first use), so that timing
+    a later call measures the search alone; ``report`` hears of the progress
+    (see :func:`gridgames.prepare.prepare`)."""
+    prepare(KERNEL_GROUPS, report)

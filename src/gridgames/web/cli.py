@@ -47,8 +47,14 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from gridgames.gomoku.ai import KERNEL_GROUPS
+    from gridgames.prepare import prepare, stderr_report
+    from gridgames.queens.solver import KERNEL_GROUPS as QUEENS_GROUPS
     from gridgames.store import default_path
     from gridgames.web.app import create_app
+
+    # Compile here, once, before any engine worker starts (they then load the cache).
+    prepare(KERNEL_GROUPS + QUEENS_GROUPS, stderr_report())
 
     db = args.db or default_path()
     app = create_app(db, workers=args.workers)

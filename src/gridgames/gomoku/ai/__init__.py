@@ -7,9 +7,9 @@ iterative-deepening alpha-beta over pattern tables with a VCF quiescence search.
 Front ends play a level with ``think(board, get_level(n).limit_for(time_ms))``.
 
 The kernels are numba-compiled and cached on disk: the first call in a fresh
-install compiles for about half a minute; later processes load them in about a
-second. Call :func:`warm_up` at start-up (e.g. in a background thread) to pay
-that cost before the first timed move.
+install compiles them (with progress on stderr); later processes load them in
+about a second. Call :func:`warm_up` at start-up to pay that cost before the
+first timed move.
 
 >>> from gridgames.gomoku import Board
 >>> from gridgames.gomoku.ai import Limit, think
@@ -17,11 +17,22 @@ that cost before the first timed move.
 (7, 7)
 """
 
-from gridgames.gomoku.ai.engine import SearchMemory, analyse, playing_threads, think, warm_up
+from gridgames.gomoku.ai.engine import (
+    GREEDY_GROUPS,
+    KERNEL_GROUPS,
+    SearchMemory,
+    analyse,
+    is_ready,
+    playing_threads,
+    think,
+    warm_up,
+)
 from gridgames.gomoku.ai.levels import LEVELS, MAX_LEVEL, Level, get_level
 from gridgames.gomoku.ai.limits import Limit, SearchInfo, SearchResult
 
 __all__ = [
+    "GREEDY_GROUPS",
+    "KERNEL_GROUPS",
     "LEVELS",
     "MAX_LEVEL",
     "Level",
@@ -31,6 +42,7 @@ __all__ = [
     "SearchResult",
     "analyse",
     "get_level",
+    "is_ready",
     "playing_threads",
     "think",
     "warm_up",

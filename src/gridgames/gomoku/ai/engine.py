@@ -10,7 +10,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -23,6 +23,7 @@ from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
 from gridgames.gomoku.ai.patterns import line_table
 from gridgames.gomoku.rules import forbidden_kind
+from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
 
 DEFAULT_TIME_MS = 3000
 # Reserved at the end of a timed search for stopping and building the result.
@@ -141,6 +142,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     ``threads`` above 1 adds helper searches sharing the transposition table, for
     searches bounded by time alone (the others stay reproducible).
     """
+    _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
     _check_playable(board)
     if threads < 1:
@@ -157,6 +159,7 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
             stop: StopSignal | None = None,
             memory: SearchMemory | None = None) -> list[SearchResult]:
     """The ``multipv`` best moves for the side to move, best first."""
+    _ensure_ready()
     started = time.perf_counter()
     _check_playable(board)
     if multipv < 1:
@@ -167,15 +170,83 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
     return sorted(results, key=lambda r: r.score, reverse=True)
 
 
-def warm_up() -> None:
-    """Load (or compile, on a fresh install) every kernel and rule table ahead of play."""
+_SAMPLE_MOVES = [(7, 7), (8, 8), (8, 7), (6, 7), (9, 9)]
+
+
+def _sample_board(rule: Rule = Rule.FREESTYLE) -> Board:
+    board = Board(15, rule=rule)
+    board.push_many(_SAMPLE_MOVES)
+    return board
+
+
+def _load_rules() -> None:
+    board = _sample_board(Rule.RENJU)
+    board.forbidden_points()
+    board.outcome()
+
+
+def _load_greedy() -> None:
+    greedy_scores(_sample_board().grid, 1)
+
+
+def _load_pattern_tables() -> None:
     for rule in Rule:
         line_table(rule.code)
-    board = Board(15)
-    for move in [(7, 7), (8, 8), (8, 7)]:
-        board.push(move)
-    think(board, Limit(depth=1))
-    think(board, Limit(depth=0), seed=0)
+
+
+def _load_board_updates() -> None:
+    pos = load_position(_sample_board())
+    P.unmake(pos)
+
+
+def _load_threat_search() -> None:
+    pos = load_position(_sample_board())
+    side = int(pos.info[P.I_SIDE])
+    K.vcf(pos, 0, 4, side, 1)
+    K.vct(pos, 0, 2, side)
+
+
+def _load_alpha_beta() -> None:
+    pos = load_position(_sample_board())
+    K.prepare_root(pos)
+    K.drop_losing_root_moves(pos, 2, 100)
+    K.search_root(pos, 1, -S.INF, S.INF, 0)
+
+
+# In the order a Gomocup brain needs them: what the greedy player needs first.
+KERNEL_GROUPS = (
+    KernelGroup("rules", _load_rules),
+    KernelGroup("greedy player", _load_greedy),
+    KernelGroup("pattern tables", _load_pattern_tables),
+    KernelGroup("board updates", _load_board_updates),
+    KernelGroup("threat-space search", _load_threat_search),
+    KernelGroup("alpha-beta search", _load_alpha_beta),
+)
+GREEDY_GROUPS = KERNEL_GROUPS[:2]
+_loaded: set[str] = set()  # the groups this process has loaded
+
+
+def warm_up(report: Report | None = None,
+            groups: Sequence[KernelGroup] = KERNEL_GROUPS) -> None:
+    """Load (or compile, on a fresh install) every kernel and rule table ahead of play.
+
+    ``report`` hears how far it has got (see :func:`gridgames.prepare.prepare`);
+    :func:`gridgames.prepare.stderr_report` shows it on stderr when it compiles.
+    ``groups`` limits the work to some of :data:`KERNEL_GROUPS`.
+    """
+    prepare(groups, report)
+    _loaded.update(group.name for group in groups)
+
+
+def is_ready(groups: Sequence[KernelGroup] = KERNEL_GROUPS) -> bool:
+    """Whether this process has loaded the kernels of ``groups``."""
+    return all(group.name in _loaded for group in groups)
+
+
+def _ensure_ready(groups: Sequence[KernelGroup] = KERNEL_GROUPS) -> None:
+    """On a fresh install, compile with progress on stderr rather than in silence."""
+    if not is_ready(groups):
+        warm_up(stderr_report(), groups)
 
 
 class Watchdog:

@@ -122,7 +122,7 @@ def _region(pos, margin):
     return x0, x1, y0, y1
 
 
-@inlined
+@kernel
 def find_cells(pos, color, min_class, max_class, out):
     """Store the empty cells where ``color``'s class is in [min_class, max_class]; returns count."""
     stride = pos.info[I_STRIDE]
@@ -141,7 +141,7 @@ def find_cells(pos, color, min_class, max_class, out):
     return n
 
 
-@inlined
+@kernel
 def _five_cell(pos, color):
     """One cell where ``color`` makes a five (-1 if none)."""
     stride = pos.info[I_STRIDE]
@@ -156,7 +156,7 @@ def _five_cell(pos, color):
     return -1
 
 
-@inlined
+@kernel
 def _legal_flex4(pos, color):
     """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
 
@@ -202,7 +202,7 @@ def _no_winning_shape(pos, color):
     return counts[C_FLEX4] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX3_2X] == 0
 
 
-@inlined
+@kernel
 def _sort_by_value(pos, ply, n, color):
     """Sort ``move_buf[ply][:n]`` by the value of the shapes ``color`` makes there."""
     moves = pos.move_buf[ply]
@@ -221,7 +221,7 @@ def _sort_by_value(pos, ply, n, color):
         values[j + 1] = v
 
 
-@inlined
+@kernel
 def _block_that_is_a_four(pos, me):
     """The attacker's move when the opponent threatens a five: the single block,
     if it is also a four of ours (a threat search goes on only with fours);
@@ -239,7 +239,7 @@ def _block_that_is_a_four(pos, me):
 # VCF: victory by continuous fours
 
 
-@inlined
+@kernel
 def _threat_cache_probe(pos, key, ply, depth_left):
     """What a threat search knows of ``key``: plies to the win, 0 for a failure tried at
     least as deep, -1 when nothing (a win holds at any depth; at the root, always -1)."""
@@ -255,7 +255,7 @@ def _threat_cache_probe(pos, key, ply, depth_left):
     return -1
 
 
-@inlined
+@kernel
 def _threat_cache_store(pos, key, result, depth_left):
     if pos.info[I_ABORT] != 0 or (result == 0 and _threat_budget_spent(pos)):
         return  # a search cut short proves nothing
@@ -265,7 +265,7 @@ def _threat_cache_store(pos, key, result, depth_left):
     pos.vcf_cache[slot, 1] = entry
 
 
-@inlined
+@kernel
 def _attacker_settled(pos, ply, depth_left, ply_margin):
     """A threat search's attacker node decided without looking at moves: 1 when the
     attacker has a five to play (left in ``info[I_VCF_MOVE]`` at ply 0), 0 when the
@@ -282,7 +282,7 @@ def _attacker_settled(pos, ply, depth_left, ply_margin):
     return -1
 
 
-@inlined
+@kernel
 def _keep_fruitful_fours(pos, me, moves, n):
     """Drop the fours that lead nowhere: a four whose stone makes no three or four on
     another line creates no new four, and its block is forced, so a chain of fours
@@ -537,7 +537,7 @@ def _is_quiet(pos, me, move):
     return not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move)
 
 
-@inlined
+@kernel
 def _reward_cutoff(pos, ply, me, best_i, depth, forced):
     """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
 
@@ -559,7 +559,7 @@ def _reward_cutoff(pos, ply, me, best_i, depth, forced):
         pos.history[row, move] = h + delta - h * abs(delta) // HISTORY_RANGE
 
 
-@inlined
+@kernel
 def _order(pos, ply, n, tt_move):
     """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
 
@@ -650,7 +650,7 @@ def _tt_worth(pos, entry):
     return _entry_depth(entry) + (256 if _entry_is_current(pos, entry) else 0)
 
 
-@inlined
+@kernel
 def _tt_store(pos, key, depth, score, flag, move, ply):
     i = _tt_slot(pos, key)
     if i >= 0:
@@ -680,7 +680,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
 # Alpha-beta
 
 
-@inlined
+@kernel
 def _copy_pv(pos, ply, move):
     """The principal variation at ``ply``: ``move`` and then the child's."""
     child_len = pos.pv[ply + 1, 0]
@@ -902,7 +902,7 @@ def negamax(pos, alpha, beta, depth, ply):
     return best
 
 
-@kernel
+@inlined
 def prepare_root(pos):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
@@ -932,7 +932,7 @@ def prepare_root(pos):
     return count
 
 
-@kernel
+@inlined
 def search_root(pos, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
@@ -988,7 +988,7 @@ def search_root(pos, depth, alpha, beta, skip):
     return best
 
 
-@kernel
+@inlined
 def drop_losing_root_moves(pos, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 

@@ -74,6 +74,9 @@ DEFAULT_TURN_MS = 5_000
 MIN_MEMORY = 64 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
+# How long START waits for the search's kernels (a first run compiles them); after
+# that it answers, and moves are instant ones until they are ready.
+START_WAIT_S = 10.0
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # Commands that take the lines up to DONE.
 BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")
@@ -151,6 +154,7 @@ class Brain:
         self.finished = False
         self._last_info: SearchInfo | None = None
         self._needs_warm_up = warm_up
+        self._preparing: threading.Thread | None = None
         self._block: tuple[str, list[str]] | None = None
         self._rng = random.Random(seed)
         self._memory: SearchMemory | None = None
@@ -230,8 +234,11 @@ class Brain:
                     f"board {name} {value} is not supported; use {MIN_SIZE} to {MAX_SIZE}"
                 )
         if self._needs_warm_up:
-            # Load the compiled kernels now: the manager does not count START time.
-            warm_up()
+            # What the instant (greedy) move needs now, the search in the background,
+            # waited for a while: START is answered within seconds even on a first
+            # run that compiles, and at once ready to search on later runs.
+            self._preparing = _prepare_in_background()
+            self._preparing.join(START_WAIT_S)
             self._needs_warm_up = False
         self.board = Board(width, height, rule=self.rule)
         self.write("OK")
@@ -376,6 +383,8 @@ class Brain:
         try:
             if not self.worker or instant:
                 value = task(self._on_info, _Either(self.stop, self.quit))
+            elif not self._engine_ready(self._deadline(received)):
+                value = fallback()  # still compiling (a first run): the instant move
             else:
                 value = self._in_worker(task, fallback, self._deadline(received))
         except ValueError as error:
@@ -385,6 +394,22 @@ class Brain:
         if self.quit.is_set():
             raise Interrupted
         return value
+
+    def _engine_ready(self, deadline: float | None) -> bool:
+        """Wait for the background preparation, until ``deadline`` at the latest.
+
+        A search is only forked once it is done: a fork must not happen mid-compile.
+        """
+        preparing = self._preparing
+        if preparing is None:
+            return True
+        while preparing.is_alive():
+            if self.stop.is_set() or self.quit.is_set() or (
+                deadline is not None and time.perf_counter() >= deadline
+            ):
+                return False
+            preparing.join(0.005)
+        return True
 
     def _in_worker(self, task: Callable[[InfoSink, StopSignal | None], T],
                    fallback: Callable[[], T], deadline: float | None) -> T:
@@ -673,20 +698,17 @@ class Brain:
         self.finished = True
 
 
-def warm_up() -> None:
-    """Load every kernel a move needs into this process, so that forked searches start
-    at full speed."""
-    from gridgames.gomoku.ai import Limit, analyse, think
-    from gridgames.gomoku.ai import warm_up as engine_warm_up
+def _prepare_in_background() -> threading.Thread:
+    """Load the greedy player's kernels now and the search's on a thread of their own
+    (compiling them on a first run, with progress on stderr)."""
+    from gridgames.gomoku.ai import GREEDY_GROUPS, warm_up
+    from gridgames.prepare import stderr_report
 
-    engine_warm_up()
-    for rule in (Rule.FREESTYLE, Rule.RENJU):
-        board = Board(15, rule=rule)
-        board.push_many([(7, 7), (8, 8), (8, 7), (6, 7), (9, 9)])
-        think(board, Limit(depth=4), seed=0)
-        think(board, Limit(depth=0), seed=0)
-        analyse(board, Limit(depth=2), multipv=2)
-        board.forbidden_points()
+    warm_up(stderr_report(), GREEDY_GROUPS)
+    thread = threading.Thread(target=warm_up, args=(stderr_report(),), name="prepare",
+                              daemon=True)
+    thread.start()
+    return thread
 
 
 def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,

@@ -1,0 +1,130 @@
+"""Compiling the numba kernels ahead of use: once, group by group, with progress shown.
+
+numba compiles a kernel the first time it is called and keeps the machine code
+in its cache, so a fresh install pays the compile once and later processes load
+the kernels in about a second. :func:`prepare` calls each group of kernels once,
+and tells its reporter how far it has got; the reporter of :func:`stderr_report`
+writes "preparing the engine (first run only)" and a line per group to stderr,
+but only when something is really compiled (it listens to numba's compile
+events), so a warm start stays silent.
+
+>>> from gridgames.prepare import KernelGroup, prepare
+>>> steps = []
+>>> prepare([KernelGroup("nothing", lambda: None)], lambda *step: steps.append(step[:3]))
+>>> steps
+[(0, 1, 'nothing'), (1, 1, 'nothing')]
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import NamedTuple, TextIO
+
+from numba.core import event
+
+
+class KernelGroup(NamedTuple):
+    """Kernels that belong together, and a call that loads (or compiles) all of them."""
+
+    name: str
+    load: Callable[[], None]
+
+
+# (groups done, groups in all, the group's name, seconds it took or None at its start)
+Report = Callable[[int, int, str, "float | None"], None]
+
+_lock = threading.Lock()
+
+
+def prepare(groups: Sequence[KernelGroup], report: Report | None = None) -> None:
+    """Load or compile each group in turn; ``report`` hears of each group's start and end,
+    and its ``compiling()`` method, if it has one, of numba starting to compile.
+
+    One thread at a time prepares; numba compiles each kernel once per process.
+    """
+    compiling = getattr(report, "compiling", None)
+    with _lock, _listening(compiling):
+        for done, group in enumerate(groups):
+            if report is not None:
+                report(done, len(groups), group.name, None)
+            started = time.perf_counter()
+            group.load()
+            if report is not None:
+                report(done + 1, len(groups), group.name, time.perf_counter() - started)
+
+
+class _CompileListener(event.Listener):
+    def __init__(self, on_compile: Callable[[], None]) -> None:
+        self.on_compile = on_compile
+
+    def on_start(self, event: event.Event) -> None:
+        self.on_compile()
+
+    def on_end(self, event: event.Event) -> None:
+        pass
+
+
+@contextmanager
+def _listening(on_compile: Callable[[], None] | None) -> Iterator[None]:
+    """Calls ``on_compile`` whenever numba starts compiling (nothing if it is None)."""
+    if on_compile is None:
+        yield
+        return
+    with event.install_listener("numba:compile", _CompileListener(on_compile)):
+        yield
+
+
+class StderrReport:
+    """Writes the progress of a preparation that compiles; silent when all is cached.
+
+    The first compile prints the heading and the group under way; from then on
+    every group gets a line with its time, and the end a total.
+    """
+
+    def __init__(self, what: str = "the engine", stream: TextIO | None = None) -> None:
+        self.what = what
+        self.stream = stream
+        self.shown = False
+        self._current: tuple[int, int, str] | None = None
+        self._line_open = False
+        self._started = time.perf_counter()
+
+    def _write(self, text: str) -> None:
+        stream = self.stream if self.stream is not None else sys.stderr
+        stream.write(text)
+        stream.flush()
+
+    def compiling(self) -> None:
+        """numba has started a compile: from now on the preparation is shown."""
+        if self.shown:
+            return
+        self.shown = True
+        self._write(f"preparing {self.what} (first run only): compiling its kernels\n")
+        if self._current is not None:
+            self._open_line(*self._current)
+
+    def _open_line(self, done: int, total: int, name: str) -> None:
+        self._write(f"  [{done + 1}/{total}] {name} ...")
+        self._line_open = True
+
+    def __call__(self, done: int, total: int, name: str, seconds: float | None) -> None:
+        if seconds is None:
+            self._current = (done, total, name)
+            if self.shown:
+                self._open_line(done, total, name)
+            return
+        self._current = None
+        if self._line_open:
+            self._write(f" {seconds:.1f} s\n")
+            self._line_open = False
+        if self.shown and done == total:
+            self._write(f"{self.what} is ready ({time.perf_counter() - self._started:.1f} s)\n")
+
+
+def stderr_report(what: str = "the engine") -> StderrReport:
+    """A reporter for :func:`prepare` that writes to stderr (see :class:`StderrReport`)."""
+    return StderrReport(what)

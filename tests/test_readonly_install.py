@@ -76,7 +76,7 @@ def test_a_read_only_install_compiles_once_into_the_users_cache(tmp_path: Path) 
 
     first_s, first = _search_read_only(python, site, home)
     assert first.returncode == 0, first.stderr
-    installed, move = first.stdout.split()
+    installed, move = first.stdout.splitlines()
     assert installed.startswith(str(site))  # the wheel's copy, not the source tree
     assert "preparing the engine (first run only)" in first.stderr
     assert not list(site.rglob("*.nbi"))  # nothing written beside the code
@@ -84,6 +84,6 @@ def test_a_read_only_install_compiles_once_into_the_users_cache(tmp_path: Path) 
 
     second_s, second = _search_read_only(python, site, home)
     assert second.returncode == 0, second.stderr
-    assert second.stdout.split()[-1] == move
+    assert second.stdout.splitlines()[-1] == move
     assert "preparing" not in second.stderr
     assert second_s < first_s / 2

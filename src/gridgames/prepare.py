@@ -21,10 +21,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from numba.core import event
+from numba.core.dispatcher import Dispatcher
 
 
 class KernelGroup(NamedTuple):
@@ -52,9 +54,40 @@ def prepare(groups: Sequence[KernelGroup], report: Report | None = None) -> None
             if report is not None:
                 report(done, len(groups), group.name, None)
             started = time.perf_counter()
-            group.load()
+            try:
+                group.load()
+            except Exception:
+                # An unreadable cache (cut short, or left by another version) makes
+                # numba fail as it loads: compile afresh, once.
+                if not _clear_kernel_caches():
+                    raise
+                group.load()
             if report is not None:
                 report(done + 1, len(groups), group.name, time.perf_counter() - started)
+
+
+def _clear_kernel_caches() -> int:
+    """Delete the cached machine code of every gridgames kernel; how many files went.
+
+    numba keeps a kernel's cache (``*.nbi`` index, ``*.nbc`` code) in a folder of
+    its choosing (beside the source, or in the user's cache folder), which each
+    dispatcher knows.
+    """
+    folders = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("gridgames.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            path = getattr(getattr(value, "_cache", None), "_cache_path", None)
+            if isinstance(value, Dispatcher) and isinstance(path, str):
+                folders.add((Path(path), name.rsplit(".", 1)[-1]))
+    removed = 0
+    for folder, stem in folders:
+        for file in [*folder.glob(f"{stem}.*.nbi"), *folder.glob(f"{stem}.*.nbc")]:
+            with suppress(OSError):
+                file.unlink()
+                removed += 1
+    return removed
 
 
 class _CompileListener(event.Listener):

@@ -20,7 +20,8 @@ its score before every move, and finds the scale that best predicts who won.
 
 **Labels.** A move's *loss* is its player's win probability after the engine's
 best move minus after the move played (never below 0; 0 when it is the engine's
-move). The thresholds below turn the loss into a label, then two rules about
+move). Both are scores of the positions after the move, searched alike, so the
+side to move is the same in both (a search's score swings with whose turn it is). The thresholds below turn the loss into a label, then two rules about
 forced wins take over: a move that hands the opponent a forced win they did not
 have is a blunder whatever the numbers say, and letting one's own forced win
 slip is at least a mistake. A move that was the only way not to lose at once
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
@@ -82,7 +83,7 @@ WIN_SCORE = MATE
 """The score of a finished five (from the winner's view); a forced win in n plies is
 ``WIN_SCORE - n``."""
 
-WIN_PROBABILITY_SCALE = 500.0
+WIN_PROBABILITY_SCALE = 274.0
 """Centi-stones per unit of the logistic's exponent, fitted by ``benchmarks/fit_winprob.py``."""
 
 BEST_MAX_LOSS = 0.01
@@ -149,6 +150,10 @@ class PositionEval:
     best: Point | None = None
     pv: tuple[Point, ...] = ()
     depth: int = 0
+    after_best: int | None = None
+    """Black's-view score of the position after ``best``, searched like the position after
+    the move played (same side to move, same limit), so the two compare fairly; None when
+    not needed (``best`` was played, or the game is over)."""
 
 
 def _black_view(board: Board, value: int) -> int:
@@ -161,8 +166,11 @@ def _from_search(board: Board, result: SearchResult) -> PositionEval:
                         result.depth)
 
 
-def evaluate_position(board: Board, limit: Limit) -> PositionEval:
+def evaluate_position(board: Board, limit: Limit, played: Point | None = None) -> PositionEval:
     """Score ``board`` with one search within ``limit`` (a finished game without one).
+
+    When ``played`` (the move the game went on with) is not the engine's best move,
+    the position after the best move is searched too, for ``after_best``.
 
     >>> from gridgames.gomoku import Board
     >>> board = Board(15)
@@ -178,7 +186,12 @@ def evaluate_position(board: Board, limit: Limit) -> PositionEval:
         return PositionEval(WIN_SCORE if outcome.winner is Color.BLACK else -WIN_SCORE)
     if not board.legal_moves:  # only renju fouls left for black: nothing more happens
         return PositionEval(0)
-    return _from_search(board, think(board, limit))
+    found = _from_search(board, think(board, limit))
+    if played is None or played == found.best or found.best is None:
+        return found
+    board = board.copy()
+    board.push(found.best)
+    return replace(found, after_best=evaluate_position(board, limit).score)
 
 
 def _five_points(board: Board, color: Color) -> list[Point]:
@@ -310,16 +323,19 @@ def _summary(moves: Sequence[MoveReview]) -> PlayerSummary:
 def _judge(before: PositionEval, after: PositionEval, color: Color, move: Point,
            forced: bool) -> tuple[float, str]:
     """The mover's loss and the move's label."""
-    sign = 1 if color is Color.BLACK else -1
-    best_value, played_value = sign * before.score, sign * after.score
     if forced:
         return 0.0, "forced"
-    loss = 0.0 if move == before.best else max(
-        0.0, win_probability(best_value) - win_probability(played_value))
+    sign = 1 if color is Color.BLACK else -1
+    position_value, played_value = sign * before.score, sign * after.score
+    loss = 0.0
+    if move != before.best:
+        # compare like with like: both searched with the opponent to move
+        best_value = position_value if before.after_best is None else sign * before.after_best
+        loss = max(0.0, win_probability(best_value) - win_probability(played_value))
     label = label_for_loss(loss)
-    if best_value > -MATE_BOUND and played_value <= -MATE_BOUND:
+    if position_value > -MATE_BOUND and played_value <= -MATE_BOUND:
         label = "blunder"  # the opponent now has a forced win they did not have
-    elif best_value >= MATE_BOUND and played_value < MATE_BOUND \
+    elif position_value >= MATE_BOUND and played_value < MATE_BOUND \
             and _SEVERITY[label] < _SEVERITY["mistake"]:
         label = "mistake"  # a forced win let slip
     return loss, label
@@ -382,9 +398,10 @@ def review_game(board: Board, limit: Limit,
     (True, True)
     """
     positions = list(game_positions(board))
+    played: list[Point | None] = [*board.move_stack, None]
     evals = []
-    for done, position in enumerate(positions, start=1):
-        evals.append(evaluate_position(position, limit))
+    for done, (position, move) in enumerate(zip(positions, played, strict=True), start=1):
+        evals.append(evaluate_position(position, limit, move))
         if on_progress is not None:
             on_progress(done, len(positions))
     return review_from_evals(board, evals)

@@ -1,0 +1,142 @@
+"""The review and analysis routes: a real app, real engine workers, a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+from web_helpers import GAMES, new_game, play
+
+from gridgames.gomoku.notation import parse_position
+from gridgames.web import create_app
+
+# See tests/gomoku/test_analysis.py: white ignores black's open three at move 10.
+IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
+
+
+def import_game(client: Any, text: str = IGNORED_THREE) -> dict[str, Any]:
+    moves = [list(p) for p in parse_position(text, 15, 15)]
+    record = json.dumps({"width": 15, "height": 15, "rule": "freestyle", "moves": moves})
+    response = client.post(f"{GAMES}/import", json={"text": record})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def wait_for_review(client: Any, game_id: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        status = client.get(f"{GAMES}/{game_id}/review").json()
+        if status["state"] in ("done", "failed"):
+            return status
+        assert time.monotonic() < deadline, status
+        time.sleep(0.1)
+
+
+def test_review_labels_the_ignored_open_three_and_streams_progress(client):
+    game = import_game(client)
+    assert client.get(f"{GAMES}/{game['id']}/review").json()["state"] == "none"
+    with client.websocket_connect(f"{GAMES}/{game['id']}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        started = client.post(f"{GAMES}/{game['id']}/review", json={"depth": 5})
+        assert started.status_code == 202, started.text
+        assert started.json()["state"] == "running" and started.json()["total"] == 14
+        reports = []
+        while not reports or reports[-1]["state"] == "running":
+            message = ws.receive_json()
+            if message["type"] == "review":
+                reports.append(message)
+    assert reports[-1]["state"] == "done" and reports[-1]["done"] == 14
+    assert [r["done"] for r in reports] == sorted(r["done"] for r in reports)
+
+    status = wait_for_review(client, game["id"])
+    assert status["state"] == "done" and status["current"] is True
+    moves = status["review"]["moves"]
+    assert [m["ply"] for m in moves] == list(range(1, 14))
+    assert moves[9]["label"] == "blunder" and moves[9]["color"] == "white"
+    assert moves[9]["move"] == "a15" and moves[9]["best"] in ("j5", "j9")
+    assert moves[9]["score"] > 20000 and moves[-1]["score"] == 30000
+    for move in moves[::2]:
+        assert move["color"] == "black" and move["label"] in ("best", "good", "forced")
+    summary = status["review"]["summary"]
+    assert summary["white"]["blunders"] == 1 and summary["black"]["blunders"] == 0
+    assert len(status["review"]["scores"]) == 14
+
+
+def test_a_review_survives_a_server_restart(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, workers=1)) as first:
+        game = import_game(first, "h8i9h9i10h10")
+        first.post(f"{GAMES}/{game['id']}/review", json={"depth": 2})
+        labels = [m["label"] for m in wait_for_review(first, game["id"])["review"]["moves"]]
+    with TestClient(create_app(db, workers=1)) as second:
+        status = second.get(f"{GAMES}/{game['id']}/review").json()
+        assert status["state"] == "done" and status["current"] is True
+        assert [m["label"] for m in status["review"]["moves"]] == labels
+        play(second, game["id"], 0, 0)
+        assert second.get(f"{GAMES}/{game['id']}/review").json()["current"] is False
+        second.delete(f"{GAMES}/{game['id']}")
+        assert second.get(f"{GAMES}/{game['id']}/review").status_code == 404
+
+
+def test_review_refuses_an_empty_game_and_an_unknown_one(client):
+    game = new_game(client)
+    response = client.post(f"{GAMES}/{game['id']}/review")
+    assert response.status_code == 409
+    assert response.json() == {"error": "nothing_to_review",
+                               "detail": "the game has no moves to review yet"}
+    assert client.post(f"{GAMES}/nope/review").status_code == 404
+    assert client.get(f"{GAMES}/nope/review").json()["error"] == "not_found"
+    bad = client.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 5})
+    assert bad.status_code == 422 and "time_ms" in bad.json()["detail"]
+
+
+def test_candidates_for_a_position(client):
+    moves = [[7, 7], [8, 8], [7, 8]]
+    for count in (1, 5):
+        response = client.post("/api/gomoku/analyse",
+                               json={"moves": moves, "count": count, "depth": 3})
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["to_move"] == "white" and len(data["candidates"]) == count
+        xy = [tuple(c["move_xy"]) for c in data["candidates"]]
+        assert len(set(xy)) == count and not {(7, 7), (8, 8), (7, 8)} & set(xy)
+        assert all(isinstance(c["score"], int) for c in data["candidates"])
+
+
+def test_candidates_see_the_five(client):
+    moves = [[7, 7], [0, 0], [8, 7], [0, 1], [9, 7], [0, 2], [10, 7], [0, 3]]
+    data = client.post("/api/gomoku/analyse", json={"moves": moves, "count": 2,
+                                                     "depth": 2}).json()
+    assert data["candidates"][0]["move"] in ("g8", "l8")
+    assert data["candidates"][0]["score"] > 20000
+
+
+def test_candidates_bad_input(client):
+    cases = [
+        ({"moves": [[7, 7], [7, 7]]}, "move 2 is not legal: h8 is occupied"),
+        ({"moves": [[7, 7]], "count": 6}, "count"),
+        ({"moves": [[20, 7]]}, "move 1 is not legal"),
+        ({"moves": [[7, 7]], "rule": "gomoku-9"}, "rule"),
+        ({"moves": [[i, 7] if k % 2 == 0 else [i, 0] for i in range(5) for k in (0, 1)][:9]},
+         "the game is over"),
+    ]
+    for body, message in cases:
+        response = client.post("/api/gomoku/analyse", json=body)
+        assert response.status_code == 422, (body, response.text)
+        assert message in response.json()["detail"]
+
+
+def test_openapi_documents_the_routes(client):
+    schema = client.get("/openapi.json").json()
+    review = schema["paths"]["/api/gomoku/games/{game_id}/review"]
+    assert set(review) == {"get", "post"}
+    assert review["post"]["responses"]["202"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ReviewStatus"}
+    assert "/api/gomoku/analyse" in schema["paths"]
+    components = schema["components"]["schemas"]
+    assert {"ReviewStatus", "ReviewOut", "MoveReviewOut", "AnalyseRequest", "AnalyseOut"} <= set(
+        components)
+    assert set(components["MoveReviewOut"]["properties"]["label"]["enum"]) == {
+        "best", "good", "inaccuracy", "mistake", "blunder", "forced"}

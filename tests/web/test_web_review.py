@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from web_helpers import GAMES, new_game, play
+from web_helpers import ARTIFACTS, GAMES, Server, new_game, play
 
 from gridgames.gomoku.notation import parse_position
 from gridgames.web import create_app
@@ -140,3 +143,106 @@ def test_openapi_documents_the_routes(client):
         components)
     assert set(components["MoveReviewOut"]["properties"]["label"]["enum"]) == {
         "best", "good", "inaccuracy", "mistake", "blunder", "forced"}
+
+
+# -- in the browser -----------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update"]
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(),
+                                    reason="Debian's chromium is not installed (/usr/bin/chromium)")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Server]]:
+    from playwright.sync_api import sync_playwright
+
+    server = Server(tmp_path_factory.mktemp("review") / "games.sqlite3", workers=2)
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                          base_url=server.url)
+            tab = context.new_page()
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+            yield tab, server
+            browser.close()
+    finally:
+        server.stop()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def stones(tab: Any) -> int:
+    return int(tab.locator("#board .stones-layer .stone").count())
+
+
+def shot(tab: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@needs_chromium
+def test_browser_review_graph_navigation_variation_and_candidates(page):
+    tab, server = page
+    game = import_game(server.http)
+    tab.goto(f"/#/gomoku/{game['id']}")
+    tab.wait_for_selector("#board .stones-layer .stone", state="attached")
+    assert stones(tab) == 13
+
+    tab.wait_for_selector("#result-dialog[open]")
+    tab.click("#dialog-review")  # the game is over: the dialog offers the review
+    tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line", timeout=120_000)
+    assert tab.locator("#eval-graph .graph-point").count() == 14
+    assert tab.locator("#eval-graph .graph-point.blunder").count() >= 1
+    assert tab.locator('.move-item[data-ply="10"] .label-blunder').count() == 1
+    assert "better j" in tab.locator('.move-item[data-ply="10"]').inner_text()
+    assert tab.locator("#review-summary .summary-black .accuracy").inner_text().endswith("%")
+    shot(tab, "review-done")
+
+    # clicking the graph moves the board to that point of the game
+    tab.locator('#eval-graph .graph-point[data-ply="5"] rect').click()
+    assert stones(tab) == 5
+    assert tab.locator("#nav-where").inner_text() == "move 5 of 13"
+    assert tab.locator('.move-item[data-ply="5"]').get_attribute("class").endswith("current")
+    tab.locator("#nav-where").click()  # focus off the board: the arrows navigate
+    tab.keyboard.press("ArrowLeft")
+    assert stones(tab) == 4
+    tab.keyboard.press("End")
+    assert stones(tab) == 13
+    tab.click("#nav-first")
+    assert stones(tab) == 0
+    tab.click('.move-item[data-ply="9"]')
+    assert stones(tab) == 9
+    shot(tab, "review-graph-jump")
+
+    # analysis mode: candidates drawn on the board, with the evaluation bar
+    tab.check("#analysis-toggle")
+    tab.wait_for_selector("#board .overlay-layer .candidate", state="attached")
+    tab.wait_for_function("document.querySelectorAll('#board .candidate').length === 3")
+    assert "black" in tab.locator("#eval-text").inner_text()
+    shot(tab, "review-candidates")
+
+    # a different move at an earlier point opens a variation; the game keeps its moves
+    box = tab.locator("#board").bounding_box()
+    cell = float(tab.locator("#board").get_attribute("data-cell"))
+    margin = float(tab.locator("#board").get_attribute("data-margin"))
+    view = 2 * margin + 14 * cell
+    scale = box["width"] / view
+    tab.mouse.click(box["x"] + (margin + 1 * cell) * scale, box["y"] + (margin + 1 * cell) * scale)
+    tab.wait_for_selector("#variation-note:not([hidden])")
+    assert stones(tab) == 10
+    assert len(server.http.get(f"{GAMES}/{game['id']}").json()["moves"]) == 13
+    tab.wait_for_function("document.querySelectorAll('#board .candidate').length === 3")
+    shot(tab, "review-variation")
+    tab.click("#variation-close")
+    assert stones(tab) == 9
+    tab.uncheck("#analysis-toggle")
+    assert tab.locator("#board .candidate").count() == 0
+
+    # the review is saved with the game: a reload shows it at once
+    tab.reload()
+    tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line")
+    assert tab.locator('.move-item[data-ply="10"] .label-blunder').count() == 1

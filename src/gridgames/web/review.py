@@ -29,6 +29,7 @@ from gridgames.gomoku.analysis import (
 )
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService
+from gridgames.web.schemas import ErrorBody
 
 log = logging.getLogger(__name__)
 
@@ -261,7 +262,7 @@ ReviewsDep = Annotated[Reviews, Depends(reviews_of)]
 # -- routes ------------------------------------------------------------------------
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"description": "`{\"error\": code, \"detail\": message}`"} for code in (404, 409, 422)
+    code: {"model": ErrorBody} for code in (400, 404, 409, 422)
 }
 
 router = APIRouter(prefix="/api/gomoku", tags=["analysis"], responses=_ERRORS)

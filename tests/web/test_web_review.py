@@ -83,6 +83,20 @@ def test_a_review_survives_a_server_restart(tmp_path):
         assert second.get(f"{GAMES}/{game['id']}/review").status_code == 404
 
 
+def test_a_server_stopping_mid_review_stops_it_and_a_new_review_can_start(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, workers=1)) as first:
+        game = import_game(first)
+        started = first.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 2000})
+        assert started.json()["state"] == "running"
+        leaving = time.monotonic()
+    assert time.monotonic() - leaving < 15  # not the half minute the review would take
+    with TestClient(create_app(db, workers=1)) as second:
+        assert second.get(f"{GAMES}/{game['id']}/review").json()["state"] == "none"
+        second.post(f"{GAMES}/{game['id']}/review", json={"depth": 2})
+        assert wait_for_review(second, game["id"])["state"] == "done"
+
+
 def test_review_refuses_an_empty_game_and_an_unknown_one(client):
     game = new_game(client)
     response = client.post(f"{GAMES}/{game['id']}/review")

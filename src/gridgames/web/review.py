@@ -10,11 +10,14 @@ position (a game's or a variation's) come from a multi-line search.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
@@ -217,6 +220,15 @@ class Reviews:
             job.finished = True
             self._announce(game, job, "failed")
 
+    async def close(self) -> None:
+        """Stop the running reviews (the server is shutting down)."""
+        tasks = [job.task for job in self.jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
     def _announce(self, game: Game, job: ReviewJob, state: str) -> None:
         message: dict[str, Any] = {"type": "review", "game_id": game.id, "state": state,
                                    "done": job.done, "total": job.total}
@@ -265,7 +277,17 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 404, 409, 422)
 }
 
-router = APIRouter(prefix="/api/gomoku", tags=["analysis"], responses=_ERRORS)
+@asynccontextmanager
+async def _stop_reviews(app: FastAPI) -> AsyncIterator[None]:
+    """Runs inside the app's own lifespan: reviews stop before the engine workers do."""
+    yield
+    reviews: Reviews | None = getattr(app.state, "reviews", None)
+    if reviews is not None:
+        await reviews.close()
+
+
+router = APIRouter(prefix="/api/gomoku", tags=["analysis"], responses=_ERRORS,
+                   lifespan=_stop_reviews)
 
 
 class NothingToReviewError(GameError):

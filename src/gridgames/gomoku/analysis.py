@@ -308,6 +308,7 @@ class GameReview:
             "height": self.height,
             "moves": [m.to_dict(self.height) for m in self.moves],
             "scores": list(self.scores),
+            "win_probabilities": [round(win_probability(s), 4) for s in self.scores],
             "summary": {color: asdict(s) for color, s in self.summary.items()},
         }
 

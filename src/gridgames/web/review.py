@@ -94,6 +94,8 @@ class ReviewOut(BaseModel):
     moves: list[MoveReviewOut]
     scores: list[int] = Field(description="black's-view score of each position, from the "
                                           "empty board to the last")
+    win_probabilities: list[float] = Field(description="black's chance of winning in each "
+                                                       "position, 0..1")
     summary: dict[Literal["black", "white"], PlayerSummaryOut]
 
 

@@ -9,17 +9,9 @@ import { $, showError } from "./ui.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const WIN_BOUND = 29000;  // scores at or beyond are forced wins (mate-style)
-const WIN_SCALE = 227;  // the library's WIN_PROBABILITY_SCALE (gridgames.gomoku.analysis)
 const ANALYSIS_STEPS_MS = [250, 1200, 4000];  // analysis refines itself at these times
 const REVIEW_TIME_MS = 300;
 const BAD = new Set(["inaccuracy", "mistake", "blunder"]);
-
-// Black's chance of winning, 0..1, for a black's-view score.
-export function winProbability(score) {
-  if (score >= WIN_BOUND) return 1;
-  if (score <= -WIN_BOUND) return 0;
-  return 1 / (1 + Math.exp(-score / WIN_SCALE));
-}
 
 // A score for people: "+85", or "B wins in 3" for forced wins.
 function scoreText(score, mate) {
@@ -333,16 +325,19 @@ export class ReviewPanel {
     });
   }
 
-  // Black's chance for the shown position: the analysis's best line, else the review's score.
+  // The shown position's score and black's chance (both from the server, which owns
+  // the curve): the analysis's best line, else the review's.
   shownScore() {
     if (this.candidates?.length && $("#analysis-toggle").checked) {
-      return { score: this.candidates[0].score, mate: this.candidates[0].mate };
+      const best = this.candidates[0];
+      return { score: best.score, mate: best.mate, chance: best.win_probability };
     }
     if (this.review && !this.variation.length) {
       const ply = this.ply ?? this.view.state.moves.length;
       if (ply < this.review.scores.length) {
         const move = this.review.moves[ply - 1];
-        return { score: this.review.scores[ply], mate: move ? move.mate : null };
+        return { score: this.review.scores[ply], mate: move ? move.mate : null,
+          chance: this.review.win_probabilities[ply] };
       }
     }
     return null;
@@ -352,7 +347,7 @@ export class ReviewPanel {
     const shown = this.shownScore();
     const bar = $("#eval-bar");
     bar.classList.toggle("empty", !shown);
-    const share = shown ? winProbability(shown.score) : 0.5;
+    const share = shown ? shown.chance : 0.5;
     $("#eval-fill").style.width = `${(100 * share).toFixed(1)}%`;
     $("#eval-text").textContent = shown
       ? `${scoreText(shown.score, shown.mate)} · black ${Math.round(100 * share)}%` : "no evaluation yet";
@@ -392,12 +387,13 @@ export class ReviewPanel {
     svg.toggleAttribute("hidden", !this.review);  // an SVG element has no .hidden
     if (!this.review) return;
     const scores = this.review.scores;
+    const chances = this.review.win_probabilities;
     const w = 300;
     const h = 90;
     const last = Math.max(1, scores.length - 1);
     const x = (ply) => (ply / last) * w;
-    const y = (score) => h - winProbability(score) * h;
-    const line = scores.map((s, ply) => `${x(ply).toFixed(1)},${y(s).toFixed(1)}`).join(" ");
+    const y = (ply) => h - chances[ply] * h;
+    const line = scores.map((_, ply) => `${x(ply).toFixed(1)},${y(ply).toFixed(1)}`).join(" ");
     const shown = this.variation.length ? null : this.ply ?? this.view.state.moves.length;
     const parts = [
       `<rect class="graph-bg" width="${w}" height="${h}"/>`,
@@ -408,14 +404,14 @@ export class ReviewPanel {
     if (shown !== null && shown < scores.length) {
       parts.push(`<line class="graph-now" x1="${x(shown)}" y1="0" x2="${x(shown)}" y2="${h}"/>`);
     }
-    scores.forEach((s, ply) => {
+    scores.forEach((_, ply) => {
       const move = this.review.moves[ply - 1];
       const mark = move && BAD.has(move.label) ? ` ${move.label}` : "";
       const title = move ? `${ply}. ${move.move}: ${move.label}, ${scoreText(move.score, move.mate)}` : "start";
       // a wide invisible hit area per move, and a visible dot for the marked ones
       parts.push(`<g class="graph-point${mark}" data-ply="${ply}"><title>${title}</title>` +
         `<rect x="${x(ply) - w / last / 2}" y="0" width="${w / last}" height="${h}"/>` +
-        `<circle cx="${x(ply)}" cy="${y(s)}" r="${mark ? 4 : 2}"/></g>`);
+        `<circle cx="${x(ply)}" cy="${y(ply)}" r="${mark ? 4 : 2}"/></g>`);
     });
     svg.innerHTML = parts.join("");
   }

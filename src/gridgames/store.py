@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -39,6 +40,17 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     times_ms TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
+    updated REAL NOT NULL
+)
+"""
+
+
+# A game's review (gridgames.gomoku.analysis as JSON), with the moves it judged.
+_REVIEW_SCHEMA = """
+CREATE TABLE IF NOT EXISTS gomoku_reviews (
+    game_id TEXT PRIMARY KEY,
+    moves TEXT NOT NULL,
+    review TEXT NOT NULL,
     updated REAL NOT NULL
 )
 """
@@ -88,6 +100,7 @@ class GameStore:
                 # WAL keeps readers unblocked; a commit survives the process being killed.
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
+            self._db.execute(_REVIEW_SCHEMA)
 
     def close(self) -> None:
         with self._lock:
@@ -130,6 +143,40 @@ class GameStore:
     def delete(self, game_id: str) -> None:
         with self._lock, self._db:
             self._db.execute("DELETE FROM gomoku_games WHERE id = ?", (game_id,))
+            self._db.execute("DELETE FROM gomoku_reviews WHERE game_id = ?", (game_id,))
+
+    def save_review(self, game_id: str, moves: list[Point], review: dict[str, Any]) -> None:
+        """Keep a game's review (replacing an earlier one) with the moves it judged.
+
+        >>> store = GameStore(":memory:")
+        >>> game = store.create(StoredGame(width=15, height=15, rule="freestyle"))
+        >>> store.save_review(game.id, [(7, 7)], {"moves": []})
+        >>> store.review(game.id)
+        ([(7, 7)], {'moves': []})
+        """
+        if not self.exists(game_id):
+            raise GameNotFoundError(game_id)
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO gomoku_reviews (game_id, moves, review, updated) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, json.dumps(moves), json.dumps(review), time.time()),
+            )
+
+    def review(self, game_id: str) -> tuple[list[Point], dict[str, Any]] | None:
+        """The saved review of a game and the moves it judged, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT moves, review FROM gomoku_reviews WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        if row is None:
+            return None
+        return [(x, y) for x, y in json.loads(row["moves"])], json.loads(row["review"])
+
+    def exists(self, game_id: str) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM gomoku_games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        return row is not None
 
     def unfinished(self) -> Iterator[StoredGame]:
         """Games still in progress, oldest first."""

@@ -16,7 +16,7 @@ from gridgames.gomoku.ai import MAX_LEVEL
 from gridgames.gomoku.records import GameRecord, save
 
 PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "play"]
-MENU_PROMPT = "Select an option (1-4): "
+MENU_PROMPT = "Select an option (1-5): "
 # The first computer move may compile the engine's kernels on a fresh machine.
 ENGINE_TIMEOUT = 180
 
@@ -66,7 +66,11 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
     child = spawn(cwd=tmp_path)
     child.expect_exact("Welcome to Gomoku!")
     answer(child, MENU_PROMPT, "9")
-    child.expect_exact("'9' is not an option: enter 1, 2, 3 or 4.")
+    child.expect_exact("'9' is not an option: enter 1, 2, 3, 4 or 5.")
+    child.expect_exact("5. Switch to a 15x15 board")
+    child.expect_exact("19x19 board")  # the original game's size by default
+    answer(child, MENU_PROMPT, "5")
+    child.expect_exact("Board size: 15x15.")
     answer(child, MENU_PROMPT, "1")
     child.expect_exact("Instructions:")
     child.expect_exact('(ex. "14 A")')
@@ -128,7 +132,7 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     answer(child, "Choose 1-5 (Enter keeps 1): ", "3")
     answer(child, setting, "3")
     child.expect_exact("19x19 (as in the original game)")
-    answer(child, "Choose 1-3 (Enter keeps 1): ", "2")
+    answer(child, "Choose 1-3 (Enter keeps 2): ", "2")
     answer(child, setting, "4")
     child.expect_exact("1. Beginner: greedy")
     child.expect_exact(f"{MAX_LEVEL}. ")
@@ -239,8 +243,8 @@ def test_ctrl_c_at_the_move_prompt_exits_cleanly(tmp_path):
 
 def test_a_starting_position_from_the_command_line_goes_straight_to_the_game(tmp_path):
     child = spawn("--moves", "h8 i9", cwd=tmp_path)
-    move(child, P1, "8 H")
-    child.expect_exact("8 H is already taken by o.")
+    move(child, P1, "12 H")  # h8 counts rows from the bottom of the default 19x19 board
+    child.expect_exact("12 H is already taken by o.")
     move(child, P1, "quit")
     answer(child, MENU_PROMPT, "4")
     assert finish(child) == 0
@@ -256,7 +260,7 @@ def run_play(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_print_a_won_game(tmp_path):
     result = run_play("--moves", "h8 i9 h9 i10 h10 i11 h11 i12 h12", "--rule", "renju",
-                      "--print", cwd=tmp_path)
+                      "--size", "15", "--print", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == list("ABCDEFGHIJKLMNO")
@@ -277,7 +281,7 @@ def test_print_a_game_in_progress_on_a_rectangular_board(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--moves", "h8 i9 h8"], "move 3 (h8) is not legal: h8 is occupied by black"),
-    (["--moves", "h8 z9"], "z9 is off the 15x15 board"),
+    (["--moves", "h8 z9"], "z9 is off the 19x19 board"),
     (["--moves", "h8 ??"], "cannot read the position"),
     (["--moves", "h8", "--size", "70"], "board width 70 is out of range"),
     (["--rule", "go"], "unknown rule 'go'"),

@@ -118,8 +118,8 @@ def test_hint(engine):
 def test_main_menu_rejects_bad_choices_and_quits():
     console = ScriptedConsole(["", "five", "4"])
     play.main_menu(Settings(), console)
-    assert "'' is not an option: enter 1, 2, 3 or 4." in console.output
-    assert "'five' is not an option: enter 1, 2, 3 or 4." in console.output
+    assert "'' is not an option: enter 1, 2, 3, 4 or 5." in console.output
+    assert "'five' is not an option: enter 1, 2, 3, 4 or 5." in console.output
     assert console.output[-1] == "Thank you for playing!"
 
 
@@ -138,7 +138,7 @@ def test_settings_menu_changes_every_setting():
     play.settings_menu(settings, console)
     assert settings.mode is Mode.COMPUTER_COMPUTER
     assert settings.rule.value == "caro-exact"
-    assert (settings.width, settings.height) == (30, 15)
+    assert (settings.width, settings.height) == (30, 19)
     assert "4 is out of range: enter a number from 5 to 64." in console.output
     assert settings.level == 2 and settings.seconds_per_move == 3.0
     assert "Cannot use that symbol: 'ab' is not a single visible character." in console.output
@@ -157,3 +157,14 @@ def test_settings_menu_changes_every_setting():
 def test_symbol_rules(symbols, problem):
     found = play.symbols_problem(symbols)
     assert found == problem if problem is None else problem in (found or "")
+
+
+def test_hint_with_a_count_lists_the_best_moves():
+    console = ScriptedConsole(["10 J", "hint 3", "hint 9", "quit"])
+    Game(Settings(pause=0, seconds_per_move=0.2), console).play()
+    start = console.output.index("Best moves for white:")
+    lines = console.output[start + 1:start + 4]
+    assert [line.split()[0] for line in lines] == ["1.", "2.", "3."]
+    assert len({line.split()[1:3][0] + line.split()[2] for line in lines}) == 3
+    assert all("score" in line for line in lines)
+    assert "Usage: hint N, with N from 1 to 5 (got '9')." in console.output

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
 
 PAUSE_ENV = "GRIDGAMES_PAUSE"
+MAX_HINTS = 5
 DEFAULT_PAUSE = 1.0
 
 COMMANDS_HELP = """\
@@ -42,6 +43,7 @@ letter then the row number (H8), as labelled on the board; case does not matter.
 Commands:
   undo        take back the last move (against the computer: back to your previous turn)
   hint        ask the computer for a suggestion
+  hint N      show the computer's N best moves (1 to 5) with their scores
   save FILE   save the game (FILE.psq in Piskvork format, any other name as JSON)
   load FILE   load a saved game (.psq or JSON)
   help        show this help
@@ -87,8 +89,8 @@ def default_pause() -> float:
 class Settings:
     mode: Mode = Mode.HUMAN_HUMAN
     rule: Rule = Rule.FREESTYLE
-    width: int = 15
-    height: int = 15
+    width: int = 19
+    height: int = 19
     level: int = 4
     seconds_per_move: float = 3.0
     symbols: tuple[str, str] = ("o", "x")
@@ -281,6 +283,8 @@ class Game:
             elif command == "undo":
                 if self.undo():
                     return True
+            elif command == "hint" and argument:
+                self.hint_candidates(argument)
             elif command == "hint":
                 self.hint(name)
             elif command == "save":
@@ -332,6 +336,31 @@ class Game:
         if result.depth:
             details += f", depth {result.depth}"
         self.console.say(f"Hint for {name}: {format_move(result.move)} ({details})")
+
+    def hint_candidates(self, argument: str) -> None:
+        """``hint N``: the engine's N best moves, each with its score for the side to move."""
+        if not argument.isdigit() or not 1 <= int(argument) <= MAX_HINTS:
+            self.console.say(f"Usage: hint N, with N from 1 to {MAX_HINTS} "
+                             f"(got {argument!r}).")
+            return
+        from gridgames.gomoku.ai.limits import score_text
+        from gridgames.gomoku.analysis import candidates
+
+        if self.board.is_game_over():
+            self.console.say("No hint: the game is over.")
+            return
+        try:
+            found = candidates(self.board, self.limit(), int(argument))
+        except Exception as error:  # an engine fault costs the hint, not the game
+            self.console.say(f"No hint available: {error}")
+            return
+        sign = 1 if self.board.to_move is Color.BLACK else -1
+        self.console.say(f"Best moves for {self.board.to_move.label}:")
+        for rank, candidate in enumerate(found, start=1):
+            mate = None if candidate.mate is None else sign * candidate.mate
+            self.console.say(f"  {rank}. {format_move(candidate.move)} "
+                             f"(score {score_text(sign * candidate.score, mate)}, "
+                             f"depth {candidate.depth})")
 
     def save(self, path: str) -> None:
         if not path:

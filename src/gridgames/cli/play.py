@@ -28,7 +28,8 @@ INSTRUCTIONS = """\
 Instructions:
 
 Gomoku is a 2 player game in which players take turns placing pieces on a
-board (15x15 by default, 19x19 in the original game; change it in Settings).
+board (19x19 as in the original game; option 5 of the main menu switches to
+15x15 and back, and Settings offers any size).
 The first player to have five of their pieces in a row, horizontally,
 vertically, or diagonally, wins the game. Player 1 plays black and moves
 first, player 2 plays white; by default player 1's pieces are "o"s and
@@ -57,7 +58,8 @@ MENU = """\
 1. Instructions
 2. Start game
 3. Settings
-4. Quit"""
+4. Quit
+5. {size_switch}"""
 
 BANNER = """\
 =============================
@@ -82,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who plays: human-computer means you move first")
     parser.add_argument("--rule", default=None,
                         help="freestyle (default), standard, renju, caro or caro-exact")
-    parser.add_argument("--size", type=int, default=None, help="square board size (default 15)")
+    parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
     parser.add_argument("--width", type=int, default=None, help="board width (columns)")
     parser.add_argument("--height", type=int, default=None, help="board height (rows)")
     parser.add_argument("--level", default=None, help="computer level, 1 (weakest) to the maximum")
@@ -245,9 +247,9 @@ def main_menu(settings: Settings, console: Console, start: Board | None = None) 
         play_games(settings, console, start)
     while True:
         console.say()
-        console.say(MENU)
+        console.say(MENU.format(size_switch=size_switch_label(settings)))
         console.say(f"(Current game: {settings.summary()})")
-        choice = console.ask("Select an option (1-4): ").strip()
+        choice = console.ask("Select an option (1-5): ").strip()
         if choice == "1":
             rules = "\n".join(
                 textwrap.fill(f"{rule.value}: {rule.description}", width=76,
@@ -265,8 +267,11 @@ def main_menu(settings: Settings, console: Console, start: Board | None = None) 
         elif choice == "4":
             console.say("Thank you for playing!")
             return
+        elif choice == "5":
+            switch_size(settings)
+            console.say(f"Board size: {settings.width}x{settings.height}.")
         else:
-            console.say(f"{choice!r} is not an option: enter 1, 2, 3 or 4.")
+            console.say(f"{choice!r} is not an option: enter 1, 2, 3, 4 or 5.")
 
 
 def play_games(settings: Settings, console: Console, start: Board | None = None) -> None:
@@ -373,6 +378,18 @@ def settings_menu(settings: Settings, console: Console) -> None:
             return
         else:
             console.say(f"{choice!r} is not an option: enter a number from 1 to {len(entries)}.")
+
+
+def size_switch_label(settings: Settings) -> str:
+    if (settings.width, settings.height) == (15, 15):
+        return "Switch to a 19x19 board (as in the original game)"
+    return "Switch to a 15x15 board"
+
+
+def switch_size(settings: Settings) -> None:
+    """Main-menu option 5: 15x15 from any other size, 19x19 from 15x15."""
+    size = 19 if (settings.width, settings.height) == (15, 15) else 15
+    settings.width = settings.height = size
 
 
 def choose_size(settings: Settings, console: Console) -> None:

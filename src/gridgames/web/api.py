@@ -177,7 +177,8 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
                 await websocket.send_json({"type": "state", "game": game_state(game).model_dump(
                     mode="json")})
             # Progress after the state it belongs to, and only while it is current.
-            if progress is not None and progress is game.progress:
+            if progress is not None and (progress is game.progress
+                                         or progress.get("type") == "review"):
                 await websocket.send_json(progress)
             updates = [await queue.get()]
             while not queue.empty():  # several updates at once: send the latest of each

@@ -18,7 +18,7 @@ from gridgames.gomoku import IllegalMoveError, InvalidMoveError
 from gridgames.gomoku.records import RecordError
 from gridgames.queens import QueenConflictError
 from gridgames.store import GameStore
-from gridgames.web import api
+from gridgames.web import api, review
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import GameError, GomokuService
 
@@ -110,5 +110,6 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAP
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     app.include_router(api.router)
+    app.include_router(review.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

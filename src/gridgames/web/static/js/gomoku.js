@@ -2,6 +2,7 @@
 
 import { get, post } from "./api.js";
 import { GomokuBoard, pointName } from "./gomoku-board.js";
+import { ReviewPanel } from "./review.js";
 import { $, toast, showError, readFile } from "./ui.js";
 
 const SETTINGS_KEY = "gridgames.gomoku.settings";
@@ -170,6 +171,7 @@ class GameView {
     this.hint = null;
     this.announced = null;
     this.board = new GomokuBoard($("#board"), $("#board-scroll"), { onPlay: (p) => this.play(p) });
+    this.review = new ReviewPanel(this);
     $("#zoom-in").addEventListener("click", () => this.board.zoom(1.5));
     $("#zoom-out").addEventListener("click", () => this.board.zoom(1 / 1.5));
     $("#zoom-fit").addEventListener("click", () => this.board.fit(1));
@@ -194,6 +196,7 @@ class GameView {
     });
     $("#result-dialog").addEventListener("close", () => {
       if ($("#result-dialog").returnValue === "new") location.hash = "#/gomoku";
+      if ($("#result-dialog").returnValue === "analyse") this.review.startReview();
     });
   }
 
@@ -210,6 +213,7 @@ class GameView {
     this.announced = null;
     this.progress = null;
     this.board.clear();
+    this.review.open(id);
     $("#game-title").textContent = "";
     $("#thinking").hidden = true;
     $("#status-text").textContent = "Loading…";
@@ -226,6 +230,7 @@ class GameView {
 
   close() {
     this.id = null;
+    this.review?.close();
     if (this.socket) {
       this.socket.onclose = null;
       this.socket.close();
@@ -247,6 +252,7 @@ class GameView {
       const message = JSON.parse(event.data);
       if (message.type === "state" && message.game.id === this.id) this.apply(message.game);
       if (message.type === "progress") this.showProgress(message);
+      if (message.type === "review") this.review.onMessage(message);
     };
     socket.onclose = () => {
       if (this.id !== id) return;
@@ -264,6 +270,7 @@ class GameView {
     this.version = state.version;
     remember(state);
     this.render();
+    this.review.gameChanged();
     this.announce();
   }
 
@@ -278,9 +285,13 @@ class GameView {
   render() {
     const s = this.state;
     if (!s) return;
-    this.board.render(s, {
-      numbers: $("#show-numbers").checked, hint: this.hint?.move ?? null, thinking: this.progress?.move ?? null,
+    const browsing = this.review.browsing();
+    this.board.render(this.review.displayState(s), {
+      numbers: $("#show-numbers").checked,
+      hint: browsing ? null : this.hint?.move ?? null,
+      thinking: browsing ? null : this.progress?.move ?? null,
     });
+    this.review.render();
     $("#game-title").textContent = describe(s);
     $("#black-player").textContent = playerName(s, "black");
     $("#white-player").textContent = playerName(s, "white");
@@ -345,6 +356,7 @@ class GameView {
   // Moves go to the server one after another, in click order: a quick second click
   // (the other player's, in a two-human game) must not be lost while the first is sent.
   play([x, y]) {
+    if (this.review.play([x, y])) return;  // an earlier point or a variation: not the game
     const id = this.id;
     this.sending = (this.sending ?? Promise.resolve()).then(async () => {
       if (this.id !== id) return;

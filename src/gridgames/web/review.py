@@ -1,0 +1,345 @@
+"""Game review and analysis over the web: JSON routes on top of :mod:`gridgames.gomoku.analysis`.
+
+A review scores every position of a game in the engine workers (a few at a time,
+so games keep their share), tells the game's WebSocket watchers how far it got
+(``{"type": "review", "state": "running", "done": d, "total": t}``), then judges
+the moves and saves the review with the game in SQLite. Candidates for any
+position (a game's or a variation's) come from a multi-line search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
+
+from gridgames.gomoku import Board, Point, Rule
+from gridgames.gomoku.ai import Limit
+from gridgames.gomoku.analysis import (
+    Candidate,
+    PositionEval,
+    candidates,
+    evaluate_position,
+    review_from_evals,
+)
+from gridgames.web.engine import EnginePool
+from gridgames.web.games import Game, GameError, GomokuService
+from gridgames.web.schemas import ErrorBody
+
+log = logging.getLogger(__name__)
+
+DEFAULT_REVIEW_TIME_MS = 300
+MAX_CANDIDATES = 5
+
+# -- schemas ---------------------------------------------------------------------------
+
+Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ReviewRequest(_Strict):
+    """How long the engine looks at each position of the game."""
+
+    time_ms: int = Field(DEFAULT_REVIEW_TIME_MS, ge=20, le=10_000,
+                         description="search time per position")
+    depth: int | None = Field(None, ge=1, le=20,
+                              description="search depth per position instead of a time "
+                                          "(reproducible)")
+
+
+class MoveReviewOut(BaseModel):
+    """One judged move. Scores are black's view (mate-style ±30000 for forced wins)."""
+
+    ply: int = Field(description="move number, from 1")
+    color: Literal["black", "white"]
+    move: str = Field(description="renju notation, e.g. h8")
+    best: str | None = Field(description="the engine's move in that position")
+    move_xy: Pair
+    best_xy: Pair | None
+    score_before: int
+    score: int = Field(description="score after the move, black's view")
+    mate: int | None = Field(description="+n: black wins in n moves; -n: white does")
+    win_probability: float = Field(description="black's chance after the move, 0..1")
+    loss: float = Field(description="win probability the mover gave away, 0..1")
+    accuracy: float
+    label: Literal["best", "good", "inaccuracy", "mistake", "blunder", "forced"]
+    best_pv: list[str]
+
+
+class PlayerSummaryOut(BaseModel):
+    moves: int
+    accuracy: float | None
+    best: int
+    good: int
+    forced: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class ReviewOut(BaseModel):
+    width: int
+    height: int
+    moves: list[MoveReviewOut]
+    scores: list[int] = Field(description="black's-view score of each position, from the "
+                                          "empty board to the last")
+    win_probabilities: list[float] = Field(description="black's chance of winning in each "
+                                                       "position, 0..1")
+    summary: dict[Literal["black", "white"], PlayerSummaryOut]
+
+
+class ReviewStatus(BaseModel):
+    """Where a game's review stands; ``review`` once it is done."""
+
+    game_id: str
+    state: Literal["none", "running", "done", "failed"]
+    done: int = Field(description="positions scored so far")
+    total: int = Field(description="positions to score")
+    current: bool = Field(description="whether the review covers the game's moves as they "
+                                      "are now")
+    review: ReviewOut | None = None
+    error: str | None = None
+
+
+class AnalyseRequest(_Strict):
+    """A position (any sequence of moves, e.g. a variation) and how to search it."""
+
+    width: int = Field(15, ge=5, le=60)
+    height: int = Field(15, ge=5, le=60)
+    rule: Rule = Rule.FREESTYLE
+    moves: list[Pair] = Field(default_factory=list, max_length=3600)
+    count: int = Field(3, ge=1, le=MAX_CANDIDATES, description="how many candidate moves")
+    time_ms: int = Field(500, ge=20, le=10_000)
+    depth: int | None = Field(None, ge=1, le=20)
+
+
+class CandidateOut(BaseModel):
+    move: str
+    move_xy: Pair
+    score: int = Field(description="black's view")
+    mate: int | None
+    depth: int
+    win_probability: float = Field(description="black's chance, 0..1")
+    pv: list[str]
+
+
+class AnalyseOut(BaseModel):
+    to_move: Literal["black", "white"]
+    candidates: list[CandidateOut]
+    elapsed_ms: float
+
+
+# -- work done in the engine processes ---------------------------------------------
+
+
+def _board(width: int, height: int, rule: str, moves: list[Point]) -> Board:
+    board = Board(width, height, rule=Rule(rule))
+    board.push_many(moves)
+    return board
+
+
+def _score_position(width: int, height: int, rule: str, moves: list[Point],
+                    played: Point | None, limit: Limit) -> PositionEval:
+    return evaluate_position(_board(width, height, rule, moves), limit, played)
+
+
+def _candidates(width: int, height: int, rule: str, moves: list[Point], count: int,
+                limit: Limit) -> list[Candidate]:
+    return candidates(_board(width, height, rule, moves), limit, count)
+
+
+# -- reviews in the background -------------------------------------------------------
+
+
+@dataclass
+class ReviewJob:
+    moves: list[Point]
+    total: int
+    done: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = None
+    finished: bool = False
+
+
+@dataclass
+class Reviews:
+    """The reviews running in this server, one per game at most."""
+
+    service: GomokuService
+    engine: EnginePool
+    jobs: dict[str, ReviewJob] = field(default_factory=dict)
+
+    def start(self, game: Game, limit: Limit) -> ReviewJob:
+        job = self.jobs.get(game.id)
+        if job is not None and not job.finished:
+            return job  # one at a time: the running review carries on
+        moves = list(game.board.move_stack)
+        job = ReviewJob(moves, len(moves) + 1)
+        self.jobs[game.id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(game, job, limit))
+        return job
+
+    async def _run(self, game: Game, job: ReviewJob, limit: Limit) -> None:
+        board = game.board.copy()
+        while len(board.move_stack) > len(job.moves):
+            board.pop()
+        width, height, rule = board.width, board.height, board.rule.value
+        played: list[Point | None] = [*job.moves, None]
+        # Use every worker but one, so that games still get their moves.
+        gate = asyncio.Semaphore(max(1, self.engine.workers - 1))
+
+        async def score(index: int) -> PositionEval:
+            async with gate:
+                value, _ = await self.engine.run(_score_position, width, height, rule,
+                                                 job.moves[:index], played[index], limit)
+            job.done += 1
+            self._announce(game, job, "running")
+            return value
+
+        try:
+            evals = await asyncio.gather(*(score(i) for i in range(job.total)))
+            review = review_from_evals(board, evals)
+            self.service.store.save_review(game.id, job.moves, review.to_dict())
+            job.finished = True
+            self._announce(game, job, "done")
+        except asyncio.CancelledError:
+            job.finished = True
+            raise
+        except Exception as error:  # a broken worker or a deleted game ends this review
+            log.exception("review of game %s failed", game.id)
+            job.error = str(error) or type(error).__name__
+            job.finished = True
+            self._announce(game, job, "failed")
+
+    async def close(self) -> None:
+        """Stop the running reviews (the server is shutting down)."""
+        tasks = [job.task for job in self.jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    def _announce(self, game: Game, job: ReviewJob, state: str) -> None:
+        message: dict[str, Any] = {"type": "review", "game_id": game.id, "state": state,
+                                   "done": job.done, "total": job.total}
+        for queue in game.watchers:
+            queue.put_nowait(message)
+
+    def status(self, game: Game) -> ReviewStatus:
+        moves = list(game.board.move_stack)
+        job = self.jobs.get(game.id)
+        if job is not None and not job.finished:
+            return ReviewStatus(game_id=game.id, state="running", done=job.done,
+                                total=job.total, current=job.moves == moves)
+        saved = self.service.store.review(game.id)
+        if job is not None and job.error is not None:
+            return ReviewStatus(game_id=game.id, state="failed", done=job.done, total=job.total,
+                                current=False, error=job.error)
+        if saved is None:
+            return ReviewStatus(game_id=game.id, state="none", done=0, total=len(moves) + 1,
+                                current=False)
+        reviewed, data = saved
+        return ReviewStatus(game_id=game.id, state="done", done=len(reviewed) + 1,
+                            total=len(reviewed) + 1, current=reviewed == moves,
+                            review=ReviewOut.model_validate(data))
+
+
+def reviews_of(connection: HTTPConnection) -> Reviews:
+    state = connection.app.state
+    if getattr(state, "reviews", None) is None:
+        state.reviews = Reviews(state.service, state.engine)
+    reviews: Reviews = state.reviews
+    return reviews
+
+
+def authorize_change(request: Request, game_id: str) -> None:
+    """Every route here that changes a game's saved data passes through this check.
+
+    Anyone may do so for now; a player's token (``Authorization: Bearer``) goes here.
+    """
+
+
+ReviewsDep = Annotated[Reviews, Depends(reviews_of)]
+
+# -- routes ------------------------------------------------------------------------
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 404, 409, 422)
+}
+
+@asynccontextmanager
+async def _stop_reviews(app: FastAPI) -> AsyncIterator[None]:
+    """Runs inside the app's own lifespan: reviews stop before the engine workers do."""
+    yield
+    reviews: Reviews | None = getattr(app.state, "reviews", None)
+    if reviews is not None:
+        await reviews.close()
+
+
+router = APIRouter(prefix="/api/gomoku", tags=["analysis"], responses=_ERRORS,
+                   lifespan=_stop_reviews)
+
+
+class NothingToReviewError(GameError):
+    code, status = "nothing_to_review", 409
+
+
+@router.post("/games/{game_id}/review", status_code=202, response_model=ReviewStatus,
+             dependencies=[Depends(authorize_change)])
+async def start_review(game_id: str, reviews: ReviewsDep,
+                       body: ReviewRequest | None = None) -> ReviewStatus:
+    """Review the game in the background: every position is scored, then each move gets a
+    label, the better move and each player an accuracy. Progress goes to the game's
+    WebSocket as ``{"type": "review", "state": "running"|"done"|"failed", "done", "total"}``;
+    the result is saved with the game (``GET`` this route)."""
+    settings = body or ReviewRequest.model_validate({})
+    game = reviews.service.get(game_id)
+    if not game.board.move_stack:
+        raise NothingToReviewError("the game has no moves to review yet")
+    limit = (Limit(depth=settings.depth) if settings.depth is not None
+             else Limit(time_ms=settings.time_ms))
+    reviews.start(game, limit)
+    return reviews.status(game)
+
+
+@router.get("/games/{game_id}/review", response_model=ReviewStatus)
+async def get_review(game_id: str, reviews: ReviewsDep) -> ReviewStatus:
+    """The game's review: running (with progress), done (with the result), or none yet."""
+    return reviews.status(reviews.service.get(game_id))
+
+
+@router.post("/analyse", response_model=AnalyseOut)
+async def analyse_position(body: AnalyseRequest, reviews: ReviewsDep) -> AnalyseOut:
+    """The engine's best 1-5 moves for a position, each with its score (black's view).
+
+    Call again with a longer ``time_ms`` to refine a display while the player looks."""
+    moves: list[Point] = [(p[0], p[1]) for p in body.moves]
+    board = Board(body.width, body.height, rule=body.rule)
+    for number, move in enumerate(moves, start=1):
+        reason = board.illegal_reason(move)
+        if reason is not None:
+            raise ValueError(f"move {number} is not legal: {reason}")
+        board.push(move)
+    if board.is_game_over():
+        raise ValueError(f"the game is over ({board.outcome()}); there are no candidates")
+    limit = Limit(depth=body.depth) if body.depth is not None else Limit(time_ms=body.time_ms)
+    found, elapsed = await reviews.engine.run(_candidates, body.width, body.height,
+                                              body.rule.value, moves, body.count, limit)
+    return AnalyseOut(
+        to_move=board.to_move.label,  # type: ignore[arg-type]
+        candidates=[CandidateOut.model_validate(c.to_dict(body.height)) for c in found],
+        elapsed_ms=round(elapsed, 1),
+    )
+

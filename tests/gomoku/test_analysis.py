@@ -1,0 +1,136 @@
+"""Game review: labels, the forced-win rules, forced answers, accuracy and candidates."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.ai import Limit
+from gridgames.gomoku.analysis import (
+    MATE_BOUND,
+    WIN_PROBABILITY_SCALE,
+    WIN_SCORE,
+    PositionEval,
+    candidates,
+    label_for_loss,
+    move_accuracy,
+    only_answer,
+    review_from_evals,
+    review_game,
+    win_probability,
+)
+from gridgames.gomoku.notation import parse_position
+
+# Engine moves on both sides (depth 5) until black's j6 makes the open three j6-j7-j8;
+# white ignores it (a15), black makes the open four j5 and then five.
+IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
+BLUNDER_PLY = 10
+LIMIT = Limit(depth=5)
+
+
+def game(text: str, rule: Rule = Rule.FREESTYLE) -> Board:
+    board = Board(15, rule=rule)
+    board.push_many(parse_position(text, 15, 15))
+    return board
+
+
+@pytest.fixture(scope="module")
+def review():
+    return review_game(game(IGNORED_THREE), LIMIT)
+
+
+def test_ignoring_an_open_three_is_a_blunder_and_the_winner_plays_well(review):
+    labels = {m.ply: m.label for m in review.moves}
+    assert labels[BLUNDER_PLY] == "blunder"
+    blunder = review.moves[BLUNDER_PLY - 1]
+    assert blunder.color == "white" and blunder.best in [(9, 10), (9, 6)]  # j5 or j9
+    assert blunder.score >= MATE_BOUND and blunder.mate is not None and blunder.mate > 0
+    assert blunder.loss > 0.1
+    for move in review.moves:
+        if move.color == "black":
+            assert move.label in ("best", "good", "forced"), move
+    assert review.summary["white"].blunders == 1
+    assert review.summary["black"].blunders == 0
+    assert review.summary["black"].accuracy > review.summary["white"].accuracy
+
+
+def test_scores_are_from_blacks_view_and_the_five_ends_at_the_win_score(review):
+    assert len(review.scores) == len(review.moves) + 1
+    assert review.scores[-1] == WIN_SCORE
+    assert [m.score for m in review.moves] == list(review.scores[1:])
+    assert all(m.score_before == s for m, s in zip(review.moves, review.scores, strict=False))
+
+
+def test_the_only_defence_against_a_four_is_labelled_forced():
+    # black h8 i8 j8 k8 with l8 white: white's only answer is g8
+    board = game("h8l8i8a1j8a2k8g8")
+    review = review_game(board, Limit(depth=3))
+    assert review.moves[-1].label == "forced"
+    assert review.summary["white"].forced == 1
+
+
+def test_only_answer_is_none_without_a_four_or_against_an_open_four():
+    assert only_answer(game("h8i9")) is None
+    assert only_answer(game("h8a1i8a2j8a3k8")) is None  # g8 and l8: no single answer
+
+
+def test_handing_over_a_forced_win_is_a_blunder_whatever_the_numbers():
+    board = game("h8i9")
+    evals = [PositionEval(0, best=(7, 7)), PositionEval(20, best=(9, 9), after_best=25),
+             PositionEval(WIN_SCORE - 9, mate=5)]
+    review = review_from_evals(board, evals)
+    assert review.moves[1].label == "blunder"
+
+
+def test_letting_ones_own_forced_win_slip_is_at_least_a_mistake():
+    board = game("h8i9")
+    evals = [PositionEval(0, best=(7, 7)),
+             PositionEval(-(WIN_SCORE - 7), mate=-4, best=(1, 1), after_best=-(WIN_SCORE - 7)),
+             PositionEval(-WIN_PROBABILITY_SCALE * 9)]  # still far ahead, the win is gone
+    review = review_from_evals(board, evals)
+    assert review.moves[1].loss < 0.01
+    assert review.moves[1].label == "mistake"
+
+
+def test_review_needs_one_score_per_position():
+    with pytest.raises(ValueError, match="need 3 position scores for 2 moves"):
+        review_from_evals(game("h8i9"), [PositionEval(0)])
+
+
+def test_win_probability_is_the_documented_logistic():
+    for score in (-600, -50, 0, 137, 900):
+        expected = 1 / (1 + math.exp(-score / WIN_PROBABILITY_SCALE))
+        assert win_probability(score) == pytest.approx(expected)
+    assert win_probability(MATE_BOUND) == 1.0 and win_probability(-MATE_BOUND) == 0.0
+
+
+def test_thresholds_and_accuracy_are_monotonic():
+    losses = [0.0, 0.05, 0.15, 0.25, 0.45]
+    assert [label_for_loss(x) for x in losses] == [
+        "best", "good", "inaccuracy", "mistake", "blunder"]
+    accuracies = [move_accuracy(x) for x in losses]
+    assert accuracies == sorted(accuracies, reverse=True) and accuracies[0] == 100.0
+
+
+def test_candidates_are_distinct_legal_and_best_first():
+    board = game("h8i9h9")
+    found = candidates(board, Limit(depth=3), 4)
+    assert len(found) == 4 and len({c.move for c in found}) == 4
+    assert all(board.is_legal(c.move) for c in found)
+    # white to move: black's view scores, best for white (lowest) first
+    assert [c.score for c in found] == sorted(c.score for c in found)
+
+
+def test_candidates_find_the_winning_five():
+    board = game("h8a1i8a2j8a3k8a4")
+    best = candidates(board, Limit(depth=2), 2)[0]
+    assert best.move in [(6, 7), (11, 7)] and best.score >= MATE_BOUND
+
+
+def test_candidates_refuse_a_finished_game_and_a_bad_count():
+    with pytest.raises(ValueError, match="the game is over"):
+        candidates(game("h8a1i8a2j8a3k8a4l8"), Limit(depth=2))
+    with pytest.raises(ValueError, match="count must be 1 or more"):
+        candidates(game("h8"), Limit(depth=2), 0)

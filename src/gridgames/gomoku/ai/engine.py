@@ -16,7 +16,6 @@ from typing import Protocol
 import numpy as np
 
 from gridgames.gomoku import Board, Color, Rule
-from gridgames.gomoku.ai import kernels as K
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
@@ -202,15 +201,15 @@ def _load_board_updates() -> None:
 def _load_threat_search() -> None:
     pos = load_position(_sample_board())
     side = int(pos.info[P.I_SIDE])
-    K.vcf(pos, 0, 4, side, 1)
-    K.vct(pos, 0, 2, side)
+    S.vcf(pos, 0, 4, side, 1)
+    S.vct(pos, 0, 2, side)
 
 
 def _load_alpha_beta() -> None:
     pos = load_position(_sample_board())
-    K.prepare_root(pos)
-    K.drop_losing_root_moves(pos, 2, 100)
-    K.search_root(pos, 1, -S.INF, S.INF, 0)
+    S.prepare_root(pos)
+    S.drop_losing_root_moves(pos, 2, 100)
+    S.search_root(pos, 1, -S.INF, S.INF, 0)
 
 
 # In the order a Gomocup brain needs them: what the greedy player needs first.
@@ -291,7 +290,7 @@ def load_position(board: Board, tt: np.ndarray | None = None) -> P.Position:
     """The engine board of ``board``'s position (``tt``: a table to search with)."""
     pos = P.new_position(board.width, board.height, board.rule.code, tt)
     for point in board.move_stack:
-        K.make(pos, P.cell_index(pos, point))
+        P.make(pos, P.cell_index(pos, point))
     return pos
 
 
@@ -303,11 +302,11 @@ def _pv(pos: P.Position) -> tuple[Point, ...]:
 def _search_line(pos: P.Position, depth: int, line: int, previous: int | None) -> int:
     """One root search, first in a narrow window around the previous score."""
     if previous is None or depth < 4 or abs(previous) >= S.MATE_BOUND:
-        return int(K.search_root(pos, depth, -S.INF, S.INF, line))
+        return int(S.search_root(pos, depth, -S.INF, S.INF, line))
     delta = ASPIRATION
     alpha, beta = previous - delta, previous + delta
     while True:
-        score = int(K.search_root(pos, depth, alpha, beta, line))
+        score = int(S.search_root(pos, depth, alpha, beta, line))
         if alpha < score < beta or pos.info[P.I_ABORT]:
             return score
         # widen only the side that failed, three times as far each time
@@ -347,7 +346,7 @@ class Helpers:
     def _run(self, index: int, first_depth: int) -> None:
         pos = self.positions[index]
         for depth in range(first_depth, P.MAX_PLY - 16):
-            score = int(K.search_root(pos, depth, -S.INF, S.INF, 0))
+            score = int(S.search_root(pos, depth, -S.INF, S.INF, 0))
             if pos.info[P.I_ABORT]:
                 return
             self.finished[index] = (depth, int(pos.root[0, 0]), score, _pv(pos))
@@ -392,7 +391,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         nodes = int(info[P.I_NODES]) + (helpers.nodes if helpers is not None else 0)
         return _result(move, score, _mate_moves(score), depth, pv, nodes, started)
 
-    count = int(K.prepare_root(pos))
+    count = int(S.prepare_root(pos))
     if count < 0:  # a five to play
         return [result(int(pos.root[0, 0]), S.MATE - 1, 1, ())]
     if count == 0:  # every point near the stones is forbidden: any legal point will do
@@ -405,16 +404,16 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             # threat-space search first: a forced win by fours, then by fours and threes
             info[P.I_VCF_LIMIT] = _threat_budget(limit)
             side = int(info[P.I_SIDE])
-            plies = int(K.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
+            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
             if plies == 0 and not info[P.I_ABORT]:
-                plies = int(K.vct(pos, 0, ROOT_VCT_DEPTH, side))
+                plies = int(S.vct(pos, 0, ROOT_VCT_DEPTH, side))
             info[P.I_VCF_LIMIT] = 0
             if plies > 0:
                 first = int(info[P.I_VCF_MOVE])
                 return [result(first, S.MATE - plies, plies, ())]
             if not info[P.I_ABORT]:
                 # answer the opponent's threats: skip moves that provably lose to them
-                K.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
+                S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
             helpers = Helpers(board, pos, threads - 1)

@@ -122,9 +122,10 @@ def _lend(typingctx: Any, arrays: Any) -> Any:
     counts a reference to each array on the way in and out of every call that it
     does not inline, with atomic instructions. A lent array has no memory owner to
     count (numba skips the count of a null owner), so the search runs on lent
-    views: :mod:`.kernels` lends the position once, at the call from Python, whose
-    caller keeps the arrays alive until the call returns. A lent array must never
-    be returned to Python or stored beyond the call.
+    views: each search kernel that Python calls lends itself the position first
+    (lending lent arrays changes nothing), and the Python caller keeps the arrays
+    alive until the call returns. A lent array must never be returned to Python
+    or stored beyond the call.
     """
     members: Any = getattr(arrays, "types", ()) if isinstance(arrays, types.BaseTuple) else ()
     if not members or not all(isinstance(t, types.Array) for t in members):

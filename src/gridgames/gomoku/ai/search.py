@@ -56,6 +56,7 @@ from gridgames.gomoku.ai.position import (
     T_CLASS,
     T_EVAL_MOVER,
     T_VALUE,
+    borrow,
     inlined,
     is_forbidden,
     kernel,
@@ -311,6 +312,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     that make nothing on another line are skipped: wins that need several of
     them to build up a new line are missed.
     """
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -385,6 +387,7 @@ def vct(pos, ply, depth_left, attacker):
     its own (a superset of the real defences), so a win found here is a real
     win. At ply 0 the winning first move is left in ``info[I_VCF_MOVE]``.
     """
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -902,12 +905,13 @@ def negamax(pos, alpha, beta, depth, ply):
     return best
 
 
-@inlined
+@kernel
 def prepare_root(pos):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     info[I_AGE] = info[I_COUNT]
     me = info[I_SIDE]
@@ -932,12 +936,13 @@ def prepare_root(pos):
     return count
 
 
-@inlined
+@kernel
 def search_root(pos, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     n = info[I_ROOT_COUNT]
     best = -INF
@@ -988,7 +993,7 @@ def search_root(pos, depth, alpha, beta, skip):
     return best
 
 
-@inlined
+@kernel
 def drop_losing_root_moves(pos, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 
@@ -996,6 +1001,7 @@ def drop_losing_root_moves(pos, depth, budget):
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me

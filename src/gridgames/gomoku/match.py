@@ -504,6 +504,20 @@ def play_one_game(config: MatchConfig, number: int, opening: tuple[Point, ...],
             engine.quit()
 
 
+def progress_line(stats: MatchStats, config: MatchConfig) -> str:
+    """The score so far: games done, wins, losses and draws, Elo and its 95% interval.
+
+    >>> config = MatchConfig((EngineSpec("a", ("a",)), EngineSpec("b", ("b",))), games=10)
+    >>> progress_line(MatchStats(wins=3, losses=1), config)
+    'Score of a vs b: 3 - 1 - 0 [0.750] 4/10, Elo +190.8 (95% -126.4 to +inf)'
+    """
+    a, b = (spec.name for spec in config.engines)
+    low, high = stats.elo_interval
+    return (f"Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
+            f"[{stats.score:.3f}] {stats.games}/{config.games}, Elo {_fmt_elo(stats.elo)} "
+            f"(95% {_fmt_elo(low)} to {_fmt_elo(high)})")
+
+
 def run_match(config: MatchConfig, *,
               on_game: Callable[[GameResult, MatchStats], None] | None = None) -> MatchReport:
     """Play the match on this machine; ``on_game`` is called after every counted game (in the

@@ -70,35 +70,60 @@ class LocalNode:
         raise RuntimeError(f"ray start did not finish in {START_TIMEOUT_S:g} s")
 
     def processes(self) -> list[tuple[int, str]]:
-        """(pid, command line) of the live processes of this node."""
-        found = []
+        """(pid, command line) of the live processes of this node: the ``ray start``
+        process and all its descendants (Ray's workers start sessions of their own, so
+        the process group is not enough)."""
+        table: dict[int, tuple[int, str]] = {}  # pid: (parent pid, command line)
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                if os.getpgid(int(entry.name)) != self.group:
-                    continue
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except (OSError, ProcessLookupError):
+                stat = (entry / "stat").read_text()
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                    errors="replace")
+            except OSError:
                 continue
-            found.append((int(entry.name), command))
-        return found
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            table[int(entry.name)] = (parent, command)
+        found = {self.process.pid} if self.process.pid in table else set()
+        grew = True
+        while grew:
+            grew = False
+            for pid, (parent, _) in table.items():
+                if parent in found and pid not in found:
+                    found.add(pid)
+                    grew = True
+        return [(pid, table[pid][1]) for pid in sorted(found)]
 
-    def kill(self) -> None:
-        """End the node at once, as a machine that disappears."""
+    def _kill_all(self, pids: list[int]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.group, signal.SIGKILL)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+    def kill(self) -> None:
+        """End the node and everything it runs at once, as a machine that disappears."""
+        self._kill_all([pid for pid, _ in self.processes()])
         self.process.wait()
 
     def stop(self) -> None:
         """Stop the node (Ray drains it on SIGTERM), then kill whatever is left of it."""
+        left = [pid for pid, _ in self.processes() if pid != self.process.pid]
         if self.process.poll() is None:
             self.process.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=40)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.group, signal.SIGKILL)
+        self._kill_all([pid for pid in left if _alive(pid)])
         self.process.wait()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 class LocalCluster:

@@ -119,5 +119,8 @@ def _play(ray: ModuleType, config: MatchConfig,
 
 
 def _first_line(error: BaseException) -> str:
+    """The first sentence of Ray's message (the rest is advice on its own tools)."""
     lines = [line for line in str(error).splitlines() if line.strip()]
-    return lines[0].strip() if lines else type(error).__name__
+    if not lines:
+        return type(error).__name__
+    return lines[0].strip().split(". ")[0].rstrip(".")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import gridgames
+from gridgames.cluster import connect
 from gridgames.cluster.local import LocalCluster
 from gridgames.cluster.queens import plan
 from gridgames.queens import count_solutions
@@ -46,3 +49,24 @@ def test_the_command_line_counts_on_the_cluster(cluster: LocalCluster) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("73712 solutions for the 13×13 board")
     assert f"on the cluster at {cluster.address}" in done.stdout
+
+
+def test_the_package_can_travel_in_the_runtime_environment(cluster: LocalCluster) -> None:
+    def where_gridgames_comes_from() -> tuple[str, str]:
+        import subprocess
+        import sys
+
+        import gridgames
+
+        # Our brain runs in a subprocess of the task: it must find the same copy.
+        code = "import gridgames; print(gridgames.__file__)"
+        child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                               check=True).stdout.strip()
+        return gridgames.__file__, child
+
+    with connect(cluster.address, ship_package=True) as ray:
+        task = ray.remote(num_cpus=1)(where_gridgames_comes_from)
+        in_task, in_child = ray.get(task.remote())
+    installed = str(Path(gridgames.__file__).resolve())
+    assert in_task == in_child != installed
+    assert Path(in_task).is_relative_to(cluster.temp_dir)

@@ -63,3 +63,16 @@ def test_a_brain_missing_on_a_node_is_named(cluster: LocalCluster, tmp_path: Pat
     assert done.returncode == 2
     assert f"lacks {brain}" in done.stderr and "node " in done.stderr
     assert "Game 1" not in done.stdout
+
+
+def test_an_engine_that_cannot_start_fails_as_on_one_machine(cluster: LocalCluster,
+                                                            tmp_path: Path) -> None:
+    brain = tmp_path / "pbrain-not-executable"
+    brain.write_text("not a program\n")  # on every node (they share this machine), not runnable
+    local = gridgames("match", str(brain), "level:1", "--games", "2")
+    done = gridgames("match", str(brain), "level:1", "--games", "2",
+                     "--cluster", cluster.address)
+    assert local.returncode == done.returncode == 1, done.stdout + done.stderr
+    assert "cannot start" in local.stderr and "cannot start" in done.stderr
+    assert done.stderr.startswith("gridgames match: ") and "Traceback" not in done.stderr
+    assert "Game 1" not in done.stdout

@@ -170,6 +170,8 @@ def inspect_nodes(ray: ModuleType, paths: tuple[str, ...] = ()) -> list[NodeRepo
         where = node.get("NodeManagerAddress", "?")
         try:
             host, version, missing = ray.get(ref, timeout=120)
+        except (ray.exceptions.TaskUnschedulableError, ray.exceptions.NodeDiedError):
+            continue  # the node has left the cluster (Ray had not noticed yet): no work goes there
         except Exception as error:  # a node that cannot even run the probe
             first = str(error).strip().splitlines()
             reports.append(NodeReport(node["NodeID"], where, None, (),

@@ -4,7 +4,9 @@ The games are the same as on one machine (:func:`gridgames.gomoku.match.schedule
 the same seed gives the same openings and colours) and so is the accounting
 (:class:`gridgames.gomoku.match.MatchTally`: totals, records, Elo, SPRT).
 
-- When the SPRT decides, the games still pending or running are cancelled.
+- Games are submitted in the order of their numbers, a few more at a time than
+  the cluster has CPUs. When the SPRT decides, the games submitted and not yet
+  counted (queued or being played) are cancelled.
 - A game whose node (or worker process) disappears is played again from the
   start on another node, at most :data:`MAX_ATTEMPTS` times in all. Only a
   task that returns a finished game is counted, once, by its game number.
@@ -14,13 +16,14 @@ the same seed gives the same openings and colours) and so is the accounting
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gridgames.cluster import ClusterError, check_nodes, connect
+from gridgames.cluster import ClusterError, check_nodes, cluster_cpus, connect
 from gridgames.gomoku.board import Point
 from gridgames.gomoku.match import (
     GameResult,
@@ -90,9 +93,18 @@ def _play(ray: ModuleType, config: MatchConfig,
     def submit(job: tuple[int, tuple[Point, ...], int], attempt: int) -> None:
         pending[task.remote(shared_config, *job)] = (job, attempt)
 
-    for job in schedule(config):
-        submit(job, 1)
+    # Games are handed out a few more at a time than the cluster has CPUs, in the order of
+    # their numbers: the waiting stays short however long the match, and nodes that join
+    # in the meantime get work.
+    waiting = deque(schedule(config))
+
+    def refill() -> None:
+        window = 2 * cluster_cpus(ray) + 2
+        while waiting and len(pending) < window:
+            submit(waiting.popleft(), 1)
+
     try:
+        refill()
         while pending and not tally.decided:
             [ready], _ = ray.wait(list(pending), num_returns=1)
             job, attempt = pending.pop(ready)
@@ -112,6 +124,7 @@ def _play(ray: ModuleType, config: MatchConfig,
                 submit(job, attempt + 1)
                 continue
             tally.add(result)
+            refill()
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -4,12 +4,16 @@ An engine is ``level:N`` / ``level:max`` (our engine) or the command line of
 any Gomocup brain, quoted as one argument::
 
     gridgames match level:max "/opt/rapfi/pbrain-rapfi" --games 20 --time-ms 1000
+
+With ``--cluster HEAD:PORT`` (or ``auto``) the games are tasks on a Ray cluster
+(``pip install 'gridgames[cluster]'``; see docs/cluster.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from gridgames.gomoku.gomocup import EngineError
@@ -17,10 +21,12 @@ from gridgames.gomoku.match import (
     EngineSpec,
     GameResult,
     MatchConfig,
+    MatchReport,
     MatchStats,
     Sprt,
     default_opening_moves,
     game_line,
+    progress_line,
     read_openings,
     run_match,
 )
@@ -52,6 +58,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop early once a hypothesis "
                         "is accepted (alpha and beta default to 0.05)")
     parser.add_argument("--seed", type=int, help="seed for the order of the openings")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games as tasks on the Ray cluster at ADDRESS (HEAD:PORT, "
+                        "or auto for the one running here); --concurrency is then the "
+                        "cluster's CPUs. Needs: pip install 'gridgames[cluster]'")
+    parser.add_argument("--cluster-ship", action="store_true",
+                        help="send this gridgames to the cluster's nodes through Ray's runtime "
+                        "environment, for nodes where it is not installed")
 
 
 def build_config(args: argparse.Namespace) -> MatchConfig:
@@ -90,23 +103,54 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"gridgames match: {error}", file=sys.stderr)
         return 2
+    if args.cluster_ship and args.cluster is None:
+        print("gridgames match: --cluster-ship goes with --cluster ADDRESS", file=sys.stderr)
+        return 2
     a, b = (spec.name for spec in config.engines)
+    where = f", on the cluster at {args.cluster}" if args.cluster is not None else ""
     print(f"Match {a} vs {b}: {config.games} games, {config.rule.value} "
           f"{config.width}x{config.height}, {config.time_ms} ms a move"
-          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else ""), flush=True)
+          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else "") + where,
+          flush=True)
 
     def progress(result: GameResult, stats: MatchStats) -> None:
         print(game_line(result, config, config.games), flush=True)
-        print(f"  Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
-              f"[{stats.score:.3f}] {stats.games}", flush=True)
+        print(f"  {progress_line(stats, config)}", flush=True)
 
     try:
-        report = run_match(config, on_game=progress)
+        if args.cluster is not None:
+            report = _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
+        else:
+            report = run_match(config, on_game=progress)
     except EngineError as error:  # an engine that cannot even be started
         print(f"gridgames match: {error}", file=sys.stderr)
         return 1
+    except _ClusterFailure as failure:
+        print(f"gridgames match: {failure}", file=sys.stderr)
+        return 2
     if report.stopped_early:
         print(f"SPRT decided after {report.stats.games} games: stopping.")
     for line in report.summary_lines():
         print(line)
     return 0
+
+
+class _ClusterFailure(Exception):
+    """The cluster could not play the match (the message says why)."""
+
+
+def _run_on_cluster(config: MatchConfig, address: str,
+                    progress: Callable[[GameResult, MatchStats], None],
+                    ship_package: bool) -> MatchReport:
+    # Imported here: without --cluster, gridgames never needs Ray.
+    from gridgames.cluster import ClusterError
+    from gridgames.cluster.match import run_match as run_on_cluster
+
+    def replay(number: int, reason: str) -> None:
+        print(f"Game {number} was lost with its node ({reason}): playing it again", flush=True)
+
+    try:
+        return run_on_cluster(config, address, on_game=progress, on_replay=replay,
+                              ship_package=ship_package)
+    except ClusterError as error:
+        raise _ClusterFailure(str(error)) from None

@@ -3,6 +3,7 @@
     gridgames queens [--n N]                        play (default 8×8)
     gridgames queens solve --n N [--fixed SQUARES]  complete a board, keeping those queens
     gridgames queens count --n N                    count every solution
+    gridgames queens count --n N --cluster ADDRESS  count on a Ray cluster
 
 Squares are written for people: rows are numbered 1..N from the top and
 columns are numbered 1..N from the left, as ``ROW,COL`` (``3,5``). On boards
@@ -175,6 +176,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _one_line_errors(counter)
     counter.add_argument("--n", metavar="N", required=True, help=f"board size (1 to {MAX_N})")
+    counter.add_argument(
+        "--cluster", metavar="ADDRESS",
+        help="count with tasks on the Ray cluster at ADDRESS (HEAD:PORT, or auto for the one "
+        "running here). Needs: pip install 'gridgames[cluster]'",
+    )
+    counter.add_argument(
+        "--cluster-ship", action="store_true",
+        help="send this gridgames to the cluster's nodes through Ray's runtime environment",
+    )
 
 
 def _one_line_errors(parser: argparse.ArgumentParser) -> None:
@@ -243,12 +253,34 @@ def _describe_bad_fixed(error: ValueError, n: int) -> str:
 
 def run_count(args: argparse.Namespace) -> int:
     n = parse_size(args.n, 8, MAX_N)
+    if args.cluster_ship and args.cluster is None:
+        raise InputError("--cluster-ship goes with --cluster ADDRESS")
+    if args.cluster is not None:
+        return _count_on_cluster(n, args.cluster, args.cluster_ship)
     warm_up(stderr_report("the queens solver"))
     start = time.perf_counter()
     count = count_solutions(n)
     elapsed = format_seconds(time.perf_counter() - start)
     print(
         f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board (counted in {elapsed})"
+    )
+    return 0
+
+
+def _count_on_cluster(n: int, address: str, ship_package: bool) -> int:
+    # Imported here: without --cluster, gridgames never needs Ray.
+    from gridgames.cluster import ClusterError
+    from gridgames.cluster.queens import count_on_cluster
+
+    start = time.perf_counter()
+    try:
+        count = count_on_cluster(n, address, ship_package=ship_package)
+    except ClusterError as error:
+        raise InputError(str(error)) from None
+    elapsed = format_seconds(time.perf_counter() - start)
+    print(
+        f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board "
+        f"(counted in {elapsed} on the cluster at {address})"
     )
     return 0
 

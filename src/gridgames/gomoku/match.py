@@ -232,6 +232,13 @@ class EngineSpec:
             raise ValueError("an engine is 'level:N', 'level:max' or a brain's command line")
         return cls(Path(argv[0]).name, tuple(argv))
 
+    def on_this_machine(self) -> EngineSpec:
+        """The spec with our own brain's command line as this machine runs it (its Python
+        may live elsewhere than the coordinator's); a brain's command line is kept."""
+        if self.level is None:
+            return self
+        return EngineSpec(self.name, tuple(our_brain_command(self.level)), self.level)
+
 
 # -- games ------------------------------------------------------------------------
 
@@ -426,10 +433,96 @@ def game_line(result: GameResult, config: MatchConfig, total: int) -> str:
             f"{result.result} in {moves} moves, {result.reason} [opening {opening}]")
 
 
+class MatchTally:
+    """The accounting of a match, whoever plays its games (threads here, or a cluster).
+
+    Games are counted as they finish, in any order: the totals, the record
+    files, the caller's ``on_game`` and the SPRT. The SPRT decision is final:
+    a game that finishes after it is not counted, so a match stops at the same
+    point however its games were played.
+    """
+
+    def __init__(self, config: MatchConfig,
+                 on_game: Callable[[GameResult, MatchStats], None] | None = None) -> None:
+        self.config = config
+        self.report = MatchReport(config)
+        self.on_game = on_game
+        if config.out_dir is not None:
+            Path(config.out_dir).mkdir(parents=True, exist_ok=True)
+
+    @property
+    def decided(self) -> bool:
+        """True once the SPRT has accepted a hypothesis: count no more games."""
+        return self.report.sprt_result is not None
+
+    def add(self, result: GameResult) -> bool:
+        """Count one finished game; returns :attr:`decided`."""
+        if self.decided:
+            return True
+        report, config = self.report, self.config
+        report.results.append(result)
+        report.stats.add(result.points)
+        if config.out_dir is not None:
+            save(result.record, Path(config.out_dir) / f"game-{result.number:04d}.psq")
+        if self.on_game is not None:
+            self.on_game(result, report.stats)
+        if config.sprt is not None:
+            report.sprt_result = config.sprt.status(report.stats)
+            report.stopped_early = self.decided and len(report.results) < config.games
+        return self.decided
+
+    def finish(self) -> MatchReport:
+        self.report.results.sort(key=lambda r: r.number)
+        return self.report
+
+
+def start_engines(config: MatchConfig) -> list[Engine]:
+    """Both engines of the match, started (the first may be left running if the second fails
+    to start: the caller quits the engines it gets, see :func:`play_one_game`)."""
+    engines: list[Engine] = []
+    try:
+        for spec in config.engines:
+            engines.append(Engine(list(spec.argv), name=spec.name,
+                                  tolerance_ms=config.tolerance_ms,
+                                  start_timeout_ms=config.start_timeout_ms,
+                                  default_turn_ms=config.time_ms))
+    except BaseException:
+        for engine in engines:
+            engine.quit()
+        raise
+    return engines
+
+
+def play_one_game(config: MatchConfig, number: int, opening: tuple[Point, ...],
+                  black: int) -> GameResult:
+    """Start both engines, play one scheduled game and quit them (a game on its own)."""
+    engines = start_engines(config)
+    try:
+        return play_game(engines, config, number, opening, black)
+    finally:
+        for engine in engines:
+            engine.quit()
+
+
+def progress_line(stats: MatchStats, config: MatchConfig) -> str:
+    """The score so far: games done, wins, losses and draws, Elo and its 95% interval.
+
+    >>> config = MatchConfig((EngineSpec("a", ("a",)), EngineSpec("b", ("b",))), games=10)
+    >>> progress_line(MatchStats(wins=3, losses=1), config)
+    'Score of a vs b: 3 - 1 - 0 [0.750] 4/10, Elo +190.8 (95% -126.4 to +inf)'
+    """
+    a, b = (spec.name for spec in config.engines)
+    low, high = stats.elo_interval
+    return (f"Score of {a} vs {b}: {stats.wins} - {stats.losses} - {stats.draws} "
+            f"[{stats.score:.3f}] {stats.games}/{config.games}, Elo {_fmt_elo(stats.elo)} "
+            f"(95% {_fmt_elo(low)} to {_fmt_elo(high)})")
+
+
 def run_match(config: MatchConfig, *,
               on_game: Callable[[GameResult, MatchStats], None] | None = None) -> MatchReport:
-    """Play the match; ``on_game`` is called after every game (in the caller's thread)."""
-    report = MatchReport(config)
+    """Play the match on this machine; ``on_game`` is called after every counted game (in the
+    caller's thread). :mod:`gridgames.cluster.match` plays it on a Ray cluster instead."""
+    tally = MatchTally(config, on_game)
     jobs: queue.Queue[tuple[int, tuple[Point, ...], int] | None] = queue.Queue()
     for job in schedule(config):
         jobs.put(job)
@@ -438,17 +531,11 @@ def run_match(config: MatchConfig, *,
     workers = max(1, min(config.concurrency, config.games))
     for _ in range(workers):
         jobs.put(None)
-    if config.out_dir is not None:
-        Path(config.out_dir).mkdir(parents=True, exist_ok=True)
 
     def work() -> None:
         engines: list[Engine] = []
         try:
-            for spec in config.engines:
-                engines.append(Engine(list(spec.argv), name=spec.name,
-                                      tolerance_ms=config.tolerance_ms,
-                                      start_timeout_ms=config.start_timeout_ms,
-                                      default_turn_ms=config.time_ms))
+            engines = start_engines(config)
             while not stop.is_set():
                 job = jobs.get()
                 if job is None:
@@ -477,23 +564,13 @@ def run_match(config: MatchConfig, *,
             failure = failure or item
             stop.set()
             continue
-        report.results.append(item)
-        report.stats.add(item.points)
-        if config.out_dir is not None:
-            save(item.record, Path(config.out_dir) / f"game-{item.number:04d}.psq")
-        if on_game is not None:
-            on_game(item, report.stats)
-        if config.sprt is not None and report.sprt_result is None:
-            report.sprt_result = config.sprt.status(report.stats)
-            if report.sprt_result is not None:
-                report.stopped_early = len(report.results) < config.games
-                stop.set()
+        if tally.add(item):
+            stop.set()
     for thread in threads:
         thread.join()
     if failure is not None:
         raise failure
-    report.results.sort(key=lambda r: r.number)
-    return report
+    return tally.finish()
 
 
 _WORKER_DONE = GameResult(0, 0, (), GameRecord(), "*", "")

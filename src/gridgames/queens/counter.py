@@ -7,7 +7,8 @@ row's free squares are ``~(columns | left | right)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -18,24 +19,25 @@ MAX_N = 62  # the bitmasks are 64-bit integers
 
 
 @njit(cache=True)
-def _count_below(n: int, first_col: int) -> int:
-    """Solutions with the top queen on ``first_col``."""
-    full = (1 << n) - 1
-    if n == 1:
+def _count_from(n: int, row: int, cols: int, left: int, right: int) -> int:
+    """Completions of rows ``row`` .. n-1 below queens that attack ``cols``, ``left`` and
+    ``right`` in row ``row`` (``left`` and ``right`` already shifted onto that row)."""
+    if row == n:
         return 1
-    cols = np.empty(n, np.int64)
-    left = np.empty(n, np.int64)
-    right = np.empty(n, np.int64)
-    free = np.empty(n, np.int64)
-    bit = 1 << first_col
-    cols[1] = bit
-    left[1] = (bit << 1) & full
-    right[1] = bit >> 1
-    free[1] = full & ~(cols[1] | left[1] | right[1])
+    full = (1 << n) - 1
+    first = row
     last = n - 1
+    free = np.empty(n, np.int64)
+    col_masks = np.empty(n, np.int64)
+    left_masks = np.empty(n, np.int64)
+    right_masks = np.empty(n, np.int64)
+    col_masks[row] = cols
+    left_masks[row] = left
+    right_masks[row] = right
+    free[row] = full & ~(cols | left | right)
     count = 0
-    depth = 1
-    while depth > 0:
+    depth = row
+    while depth >= first:
         options = free[depth]
         if options == 0:
             depth -= 1
@@ -47,36 +49,119 @@ def _count_below(n: int, first_col: int) -> int:
             continue
         bit = options & -options
         free[depth] = options ^ bit
-        c = cols[depth] | bit
-        lo = ((left[depth] | bit) << 1) & full
-        ro = (right[depth] | bit) >> 1
+        c = col_masks[depth] | bit
+        lo = ((left_masks[depth] | bit) << 1) & full
+        ro = (right_masks[depth] | bit) >> 1
         depth += 1
-        cols[depth] = c
-        left[depth] = lo
-        right[depth] = ro
+        col_masks[depth] = c
+        left_masks[depth] = lo
+        right_masks[depth] = ro
         free[depth] = full & ~(c | lo | ro)
     return count
+
+
+@njit(cache=True)
+def _count_many(n: int, rows: np.ndarray, cols: np.ndarray, left: np.ndarray,
+                right: np.ndarray, weights: np.ndarray) -> int:
+    """The weighted sum of the completions of several partial boards."""
+    total = 0
+    for k in range(rows.shape[0]):
+        total += weights[k] * _count_from(n, rows[k], cols[k], left[k], right[k])
+    return total
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """The queens of the first ``rows`` rows, as the masks they attack in the next row.
+
+    ``weight`` is how many solutions each completion stands for: 2 when the top
+    queen is in the left half (its mirror image is counted with it), else 1.
+    """
+
+    rows: int
+    cols: int
+    left: int
+    right: int
+    weight: int
+
+
+def split(n: int, rows: int) -> list[Subproblem]:
+    """Every placement of the first ``rows`` rows that the count must search below.
+
+    The top queen stays in the left half (and the middle column, for odd n):
+    a solution's mirror image has its top queen in the other half.
+
+    >>> parts = split(8, 2)
+    >>> len(parts), count_subproblems(8, parts)
+    (21, 92)
+    """
+    n = _check_countable(n)
+    if not 1 <= rows <= n:
+        raise ValueError(f"rows must be between 1 and {n}, not {rows}")
+    full = (1 << n) - 1
+    parts = []
+    for col in range((n + 1) // 2):
+        bit = 1 << col
+        weight = 1 if 2 * col == n - 1 else 2
+        frontier = [(1, bit, (bit << 1) & full, bit >> 1)]
+        while frontier and frontier[0][0] < rows:
+            deeper = []
+            for row, cols, left, right in frontier:
+                free = full & ~(cols | left | right)
+                while free:
+                    low = free & -free
+                    free ^= low
+                    deeper.append((row + 1, cols | low, ((left | low) << 1) & full,
+                                   (right | low) >> 1))
+            frontier = deeper
+        parts += [Subproblem(row, cols, left, right, weight)
+                  for row, cols, left, right in frontier]
+    return parts
+
+
+def count_subproblems(n: int, parts: Sequence[Subproblem]) -> int:
+    """The solutions below ``parts``, each counted ``weight`` times."""
+    n = _check_countable(n)
+    if not parts:
+        return 0
+
+    def column(values: Iterable[int]) -> np.ndarray:
+        return np.fromiter(values, np.int64, len(parts))
+
+    return int(_count_many(n, column(p.rows for p in parts), column(p.cols for p in parts),
+                           column(p.left for p in parts), column(p.right for p in parts),
+                           column(p.weight for p in parts)))
 
 
 @njit(cache=True)
 def _count_all(n: int) -> int:
     # A solution's mirror image has its top queen in the other half, so count
     # the left half twice; the middle column (odd n) is its own mirror.
+    full = (1 << n) - 1
     total = 0
-    for col in range(n // 2):
-        total += 2 * _count_below(n, col)
-    if n % 2 == 1:
-        total += _count_below(n, n // 2)
+    for col in range((n + 1) // 2):
+        bit = 1 << col
+        below = _count_from(n, 1, bit, (bit << 1) & full, bit >> 1)
+        total += below if 2 * col == n - 1 else 2 * below
     return total
 
 
-def count_solutions(n: int) -> int:
+def count_solutions(n: int, *, cluster: str | None = None) -> int:
     """The number of ways to place N non-attacking queens on an N×N board.
+
+    With ``cluster`` (a Ray address, or ``"auto"``), the search is split by the
+    placements of the first rows into many tasks run on that Ray cluster; this
+    needs the ``cluster`` extra (``pip install 'gridgames[cluster]'``).
 
     >>> [count_solutions(n) for n in range(1, 9)]
     [1, 0, 0, 2, 10, 4, 40, 92]
     """
     n = _check_countable(n)
+    if cluster is not None:
+        # Imported here so that counting on one machine never needs Ray.
+        from gridgames.cluster.queens import count_on_cluster
+
+        return count_on_cluster(n, cluster)
     return int(_count_all(n))
 
 

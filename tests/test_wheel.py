@@ -221,3 +221,20 @@ def test_the_web_app_serves_its_page_static_files_and_a_computer_move(
             server.wait(timeout=20)
     # The database went to the fresh user data folder, not to the working folder.
     assert not any(installed.cwd.iterdir()), sorted(installed.cwd.iterdir())
+
+
+def test_the_version_has_one_source() -> None:
+    """pyproject reads the version from ``gridgames.__version__``; the CLI and the
+    changelog name the same one."""
+    from importlib.metadata import version
+
+    from gridgames.cli.main import build_parser
+
+    assert version("gridgames") == gridgames.__version__
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject
+    assert 'version = { attr = "gridgames.__version__" }' in pyproject
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["--version"])
+    assert exit_info.value.code == 0
+    assert f"## [{gridgames.__version__}] - " in (ROOT / "CHANGELOG.md").read_text()

@@ -1,4 +1,5 @@
-"""A griffe extension for the API reference: doctest examples become code blocks.
+"""A griffe extension for the API reference: doctest examples become code blocks,
+and Sphinx roles (``:func:`warm_up```) plain code.
 
 The docstrings carry ``>>>`` examples (they run as doctests) in plain text. In
 Markdown an example's output such as ``[1, 0, 0, 2]`` on the line after
@@ -8,6 +9,7 @@ its first ``>>>`` line to the next blank line, is fenced as a ``pycon`` block.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
@@ -35,7 +37,12 @@ def fence_examples(text: str) -> str:
     return "\n".join(out)
 
 
+SPHINX_ROLE = re.compile(r":(?:func|class|mod|meth|data|attr|exc|obj):`~?\.?([^`]+)`")
+
+
 class DoctestBlocks(griffe.Extension):
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_examples(obj.docstring.value)
+        if obj.docstring is None:
+            return
+        text = SPHINX_ROLE.sub(r"`\1`", obj.docstring.value)
+        obj.docstring.value = fence_examples(text) if ">>>" in text else text

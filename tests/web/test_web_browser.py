@@ -454,10 +454,12 @@ def test_screenshots_for_the_docs(page: Any) -> None:
     page.wait_for_selector("#board .grid line", state="attached")
     assert page.locator("#board .grid line").count() == 30  # 15 x 15 by default
     for count, point in enumerate([(7, 7), (8, 6), (6, 8), (7, 5)], start=1):
-        taken = stones(page)
-        if point in taken:
+        # the computer may have taken the point, or (renju) it may be forbidden to black
+        unplayable = stones(page) | {(x, y) for x, y in page.eval_on_selector_all(
+            "#board path.forbid", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")}
+        if point in unplayable:
             point = next((x, y) for x in range(4, 11) for y in range(4, 11)
-                         if (x, y) not in taken)
+                         if (x, y) not in unplayable)
         page.mouse.click(*intersection(page, *point))
         page.wait_for_function(
             "n => document.querySelectorAll('#board circle.stone').length == n"

@@ -6,7 +6,9 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install dev system-deps lint typecheck pytest bench clean help docs docs-serve plots screenshots dist
+.PHONY: run test install dev system-deps lint typecheck pytest bench clean
+
+.PHONY: help docs docs-serve plots screenshots dist clean-built
 .DEFAULT_GOAL := help
 
 help: ## list the targets
@@ -39,21 +41,6 @@ system-deps: ## Debian's chromium for the browser tests (apt-get)
 run: install ## start the web app on http://$(HOST):$(PORT)/ (HOST=, PORT=)
 	$(BIN)/gridgames serve --host $(HOST) --port $(PORT)
 
-lint: dev ## ruff
-	$(BIN)/ruff check src tests benchmarks
-
-typecheck: dev ## mypy
-	$(BIN)/mypy
-
-pytest: dev ## the test suite only
-	$(BIN)/pytest
-
-test: dev ## ruff, mypy, the whole test suite and the strict docs build
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/mypy
-	$(BIN)/pytest
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
-
 docs: dev ## build the documentation site into site/ (mkdocs build --strict)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
@@ -70,6 +57,26 @@ screenshots: dev ## refresh the docs' screenshots (docs/img/) from the browser a
 dist: dev ## build the sdist and the wheel into dist/
 	$(BIN)/python -m build
 
-clean: ## remove .venv, caches, site/ and dist/
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site dist
+clean: clean-built ## remove .venv, the caches, site/ and dist/
+
+clean-built:
+	rm -rf site dist build
+
+lint: dev ## ruff
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: dev ## mypy
+	$(BIN)/mypy
+
+pytest: dev ## the test suite only
+	$(BIN)/pytest
+
+test: dev ## ruff, mypy, the whole test suite and the strict docs build
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

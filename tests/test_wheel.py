@@ -9,9 +9,11 @@ missing file. Dependencies come from the package index through pip's own cache.
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 import tarfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -19,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import pexpect
 import pytest
 
 import gridgames
@@ -146,22 +147,50 @@ def test_queens_count(installed: Installed) -> None:
 
 
 def test_the_gomocup_brain_answers_start_and_begin(installed: Installed) -> None:
-    brain = pexpect.spawn(str(installed.bin / "pbrain-gridgames"), cwd=str(installed.cwd),
-                          env=installed.env, encoding="utf-8", timeout=COMPILE_TIMEOUT)
+    # stdout carries the protocol; stderr (compile progress on a first run) goes to a file
+    log = installed.cwd.parent / "brain.log"
+    with open(log, "w") as errors:
+        brain = subprocess.Popen([str(installed.bin / "pbrain-gridgames")], cwd=installed.cwd,
+                                 env=installed.env, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=errors, text=True, bufsize=1)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read_lines() -> None:
+        for line in brain.stdout or ():
+            lines.put(line.rstrip("\r\n"))
+
+    threading.Thread(target=read_lines, daemon=True).start()
+
+    def send(command: str) -> None:
+        assert brain.stdin is not None
+        brain.stdin.write(command + "\n")
+        brain.stdin.flush()
+
+    def reply() -> str:
+        """The next line that is not a MESSAGE or DEBUG line."""
+        deadline = time.monotonic() + COMPILE_TIMEOUT
+        while True:
+            try:
+                line = lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"the brain did not answer; stderr: {log.read_text()}"
+                                     ) from None
+            if not line.startswith(("MESSAGE", "DEBUG")):
+                return line
+
     try:
-        brain.sendline("START 15")
-        brain.expect(r"(?m)^OK\r?$")
-        brain.sendline("INFO timeout_turn 500")
-        brain.sendline("BEGIN")
-        # MESSAGE lines may come first; the move is a line "x,y".
-        brain.expect(r"(?m)^(\d+),(\d+)\r?$")
-        x, y = int(brain.match.group(1)), int(brain.match.group(2))
+        send("START 15")
+        assert reply() == "OK"
+        send("INFO timeout_turn 500")
+        send("BEGIN")
+        x, y = (int(part) for part in reply().split(","))
         assert 0 <= x < 15 and 0 <= y < 15
-        brain.sendline("END")
-        brain.expect(pexpect.EOF, timeout=30)
+        send("END")
+        assert brain.wait(timeout=30) == 0, log.read_text()
     finally:
-        brain.close(force=True)
-    assert brain.exitstatus == 0, brain.before
+        if brain.poll() is None:
+            brain.kill()
+            brain.wait(timeout=30)
 
 
 def free_port() -> int:

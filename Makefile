@@ -10,6 +10,13 @@ OLDEST := .venv-oldest
 
 .PHONY: run test test-oldest install dev system-deps lint typecheck pytest bench clean
 
+.PHONY: help docs docs-serve plots screenshots dist clean-built
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@echo "make TARGET, where TARGET is one of:"
+	@awk -F ':.*## ' '/^[a-z][a-z-]*:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -22,33 +29,55 @@ $(VENV)/.dev-installed: $(VENV)/.installed pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed ## create .venv with the project (editable)
 
-dev: $(VENV)/.dev-installed system-deps
+dev: $(VENV)/.dev-installed system-deps ## install, plus the dev, docs and plot tools and chromium
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).
-system-deps:
+system-deps: ## Debian's chromium for the browser tests (apt-get)
 	@if ! command -v chromium >/dev/null 2>&1; then \
 		echo "installing chromium (apt-get)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-run: install
+run: install ## start the web app on http://$(HOST):$(PORT)/ (HOST=, PORT=)
 	$(BIN)/gridgames serve --host $(HOST) --port $(PORT)
 
-lint: dev
+docs: dev ## build the documentation site into site/ (mkdocs build --strict)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: dev ## serve the documentation on http://127.0.0.1:8001/ while editing
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
+plots: dev ## redraw the docs' plots (docs/img/) from benchmarks/results/
+	$(BIN)/python benchmarks/plots.py
+
+screenshots: dev ## refresh the docs' screenshots (docs/img/) from the browser and terminal tests
+	GRIDGAMES_DOCS_IMAGES=1 $(BIN)/pytest -q tests/web/test_web_browser.py::test_screenshots_for_the_docs \
+		tests/cli/test_play.py::test_a_game_against_the_computer_as_the_docs_show_it
+
+dist: dev ## build the sdist and the wheel into dist/
+	$(BIN)/python -m build
+
+clean: clean-built ## remove .venv, the caches, site/ and dist/
+
+clean-built:
+	rm -rf site dist build
+
+lint: dev ## ruff
 	$(BIN)/ruff check src tests benchmarks
 
-typecheck: dev
+typecheck: dev ## mypy
 	$(BIN)/mypy
 
-pytest: dev
+pytest: dev ## the test suite only
 	$(BIN)/pytest
 
-test: dev
+test: dev ## ruff, mypy, the whole test suite and the strict docs build
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The engine and rules tests on the oldest numba, numpy and llvmlite we support
 # (constraints/oldest.txt), in a venv of their own with its own kernel cache.
@@ -59,7 +88,7 @@ $(OLDEST)/.installed: pyproject.toml constraints/oldest.txt
 		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100'
 	touch $@
 
-test-oldest: $(OLDEST)/.installed
+test-oldest: $(OLDEST)/.installed ## the engine and rules tests on the oldest numba, numpy and llvmlite
 	$(OLDEST)/bin/python -c "import numba, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__)"
 	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -q \
 		tests/gomoku tests/queens tests/test_numba_untouched.py

@@ -4,6 +4,7 @@
     python benchmarks/engine_levels.py --games 10 --scale 0.1 --pairs 2-1 6-5
     python benchmarks/engine_levels.py --pairs --self-ms 1000   # max level: 1 s vs 0.1 s
     python benchmarks/engine_levels.py --pairs n200000-n25000 d3n5000-d2  # bare limits (n, t, d)
+    python benchmarks/engine_levels.py --json benchmarks/results/engine-levels-DATE.json
 
 Games start from the shipped balanced openings; each opening is played twice with the
 colours swapped. ``--scale`` multiplies every level's time and node budget (the top
@@ -14,6 +15,9 @@ from the first-named side.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
 import random
 import re
 import time
@@ -42,7 +46,8 @@ def play(opening: list[tuple[int, int]], black: Limit, white: Limit, rule: Rule,
     return board.outcome().winner  # type: ignore[union-attr]
 
 
-def match(name: str, first: Limit, second: Limit, games: int, rule: Rule, seed: int) -> None:
+def match(name: str, first: Limit, second: Limit, games: int, rule: Rule, seed: int
+          ) -> dict[str, object]:
     wins = losses = draws = 0
     started = time.perf_counter()
     for i, opening in enumerate(openings((games + 1) // 2, seed)):
@@ -60,6 +65,8 @@ def match(name: str, first: Limit, second: Limit, games: int, rule: Rule, seed: 
     minutes = (time.perf_counter() - started) / 60
     print(f"{name:28s} {rule.value:9s} W {wins:3d}  L {losses:3d}  D {draws:3d}   "
           f"({minutes:.1f} min)", flush=True)
+    return {"pair": name, "rule": rule.value, "games": wins + losses + draws, "wins": wins,
+            "losses": losses, "draws": draws}
 
 
 def scaled(number: int, factor: float) -> Limit:
@@ -97,19 +104,30 @@ def main() -> None:
     parser.add_argument("--self-ms", type=int, default=0, help="top level at this time vs 1/10")
     parser.add_argument("--rule", default="freestyle")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", metavar="FILE", help="also write the results to FILE "
+                        "(the format benchmarks/plots.py reads)")
     args = parser.parse_args()
     rule = Rule.from_name(args.rule)
     warm_up()
+    started = time.strftime('%Y-%m-%d %H:%M')
+    pairings = []
     print(f"level matches, {args.games} games a pairing, level budgets x{args.scale}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}; W/L/D for the first-named side")
     for pair in args.pairs:
         a, b = pair.split("-")
-        match(f"{a} vs {b}", limit_of(a, args.scale), limit_of(b, args.scale), args.games,
-              rule, args.seed)
+        pairings.append(match(f"{a} vs {b}", limit_of(a, args.scale), limit_of(b, args.scale),
+                              args.games, rule, args.seed))
     if args.self_ms:
         top = get_level("max")
-        match(f"max {args.self_ms} ms vs {args.self_ms // 10} ms", top.limit_for(args.self_ms),
-              top.limit_for(args.self_ms // 10), args.games, rule, args.seed)
+        pairings.append(match(f"max {args.self_ms} ms vs {args.self_ms // 10} ms",
+                              top.limit_for(args.self_ms), top.limit_for(args.self_ms // 10),
+                              args.games, rule, args.seed))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"benchmark": "engine_levels", "date": started,
+                       "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+                       "python": platform.python_version(), "scale": args.scale,
+                       "seed": args.seed, "pairings": pairings}, out, indent=2)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     python benchmarks/engine_speed.py --time-ms 3000 --rules renju
     python benchmarks/engine_speed.py --engine /path/to/pbrain-rapfi
     python benchmarks/engine_speed.py --threads 2     # with a helper search thread
+    python benchmarks/engine_speed.py --json benchmarks/results/engine-speed-DATE.json
 
 The positions (15x15) are a fixed set: openings, middle games and tactical ones.
 The node count of the depth-limited pass doubles as a determinism check.
@@ -17,6 +18,8 @@ second count only the positions where a side searched at least half the time
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import statistics
 import time
@@ -60,6 +63,11 @@ def summary(label: str, nps: list[int], depths: list[int]) -> str:
             f"(min {min(depths)}, max {max(depths)})")
 
 
+def depth_figures(nps: list[int], depths: list[int]) -> dict[str, float]:
+    return {"nps": statistics.median(nps), "depth_median": statistics.median(depths),
+            "depth_min": min(depths), "depth_max": max(depths)}
+
+
 def measure_engine(command: str, rule: Rule, time_ms: int, verbose: bool
                    ) -> tuple[list[int], list[int]] | None:
     """The brain's nodes per second (where it searched) and depths, or None
@@ -94,8 +102,12 @@ def main() -> None:
     parser.add_argument("--engine", metavar="COMMAND",
                         help="a Gomocup brain's command line to measure on the same positions")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE "
+                        "(the format benchmarks/plots.py reads)")
     args = parser.parse_args()
     warm_up()
+    started = time.strftime('%Y-%m-%d %H:%M')
+    rows: list[dict[str, object]] = []
     print(f"engine speed, {args.time_ms} ms a move, {args.threads} thread(s), "
           f"{len(POSITIONS)} positions, "
           f"{time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()} {platform.python_version()}")
@@ -113,9 +125,13 @@ def main() -> None:
                       f"{result.nodes:8d} nodes  {result.nps:7d} n/s  {result.score_text}")
         all_nps += nps_list
         print(summary(rule_name, nps_list, depths))
+        row: dict[str, object] = {"rule": rule.value, **depth_figures(nps_list, depths),
+                                  "engine": None}
+        rows.append(row)
         if args.engine:
             measured = measure_engine(args.engine, rule, args.time_ms, args.verbose)
             if measured is not None:
+                row["engine"] = depth_figures(*measured)
                 ratio = statistics.median(nps_list) / statistics.median(measured[0])
                 print(summary("  the engine", *measured) + f"   ours/engine {ratio:.2f}")
     print(f"{'all':16s} median {statistics.median(all_nps):9.0f} nodes/s")
@@ -125,6 +141,13 @@ def main() -> None:
     b = think(board, Limit(depth=6))
     print(f"determinism: depth 6 on middle-3 gives {a.nodes} and {b.nodes} nodes, "
           f"move {a.move} and {b.move}")
+    if args.json:
+        run = {"threads": args.threads, "time_ms": args.time_ms, "positions": len(POSITIONS),
+               "engine": args.engine, "rules": rows}
+        with open(args.json, "w") as out:
+            json.dump({"benchmark": "engine_speed", "date": started,
+                       "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
+                       "python": platform.python_version(), "runs": [run]}, out, indent=2)
 
 
 if __name__ == "__main__":

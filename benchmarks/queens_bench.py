@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/queens_bench.py            # everything (~2 minutes)
     .venv/bin/python benchmarks/queens_bench.py --quick    # smaller counts, fewer instances
+    .venv/bin/python benchmarks/queens_bench.py --only scaling --json FILE  # against N
 
 Prints medians (the machine may be shared), the machine and the date.
 Sections:
@@ -14,12 +15,18 @@ Sections:
   Jefferson & Nightingale (2017), n ≈ 0.19 × free², from random partial
   placements of non-attacking queens; solvable and unsolvable.
 * ``empty``: ``solve(10**6)``.
+* ``scaling`` (only when asked for): ``solve(N)`` on an empty board for N from 8
+  to a million, and ``count_solutions(N)`` against C for N from 8 to 15; the
+  figures ``benchmarks/plots.py`` draws against N.
+
+``--json FILE`` also writes the figures of the sections that keep them (``scaling``).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import random
@@ -168,16 +175,63 @@ def bench_empty(n: int, repeats: int) -> None:
     print(f"median {statistics.median(times):.3f} s, max {max(times):.3f} s")
 
 
+def compiled_c_counter(tmp: str) -> Path | None:
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        return None
+    binary = Path(tmp) / "nqueens_count"
+    subprocess.run([gcc, "-O2", "-o", str(binary), str(C_SOURCE)], check=True)
+    return binary
+
+
+def bench_scaling(solve_sizes: list[int], count_sizes: list[int], repeats: int
+                  ) -> dict[str, list[dict[str, float]]]:
+    print(f"\n== scaling with N, median of {repeats}")
+    solved = []
+    for n in solve_sizes:
+        times = []
+        for _ in range(repeats):
+            result, seconds = timed(solve, n)
+            times.append(seconds)
+        assert result is not None and is_completion(n, [], result)
+        solved.append({"n": n, "seconds": statistics.median(times)})
+        print(f"solve({n}) on an empty board: {statistics.median(times) * 1000:10.2f} ms")
+    counted = []
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = compiled_c_counter(tmp)
+        for n in count_sizes:
+            numba_times, c_times = [], []
+            for _ in range(repeats):
+                count, seconds = timed(count_solutions, n)
+                numba_times.append(seconds)
+                if binary is not None:
+                    output, seconds = timed(subprocess.run, [str(binary), str(n)], check=True,
+                                            capture_output=True, text=True)
+                    assert int(output.stdout) == count
+                    c_times.append(seconds)
+            row = {"n": n, "solutions": count, "numba_seconds": statistics.median(numba_times)}
+            if c_times:
+                row["c_seconds"] = statistics.median(c_times)
+            counted.append(row)
+            print(f"count_solutions({n}) = {count}: numba {row['numba_seconds'] * 1000:9.2f} ms"
+                  + (f", C {row['c_seconds'] * 1000:9.2f} ms (wall, with process start)"
+                     if c_times else ""))
+    return {"solve_empty": solved, "count": counted}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller and fewer runs")
     parser.add_argument(
         "--only",
-        choices=["count", "fixed", "transition", "empty"],
+        choices=["count", "fixed", "transition", "empty", "scaling"],
         action="append",
         help="run only these sections",
     )
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE "
+                        "(the format benchmarks/plots.py reads)")
     args = parser.parse_args()
+    started = datetime.datetime.now(datetime.UTC)
     sections = set(args.only or ["count", "fixed", "transition", "empty"])
     print("gridgames N-Queens benchmark")
     print(f"date    : {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}")
@@ -193,6 +247,17 @@ def main() -> int:
         bench_transition([20, 50, 100, 200, 400], 6 if args.quick else 30)
     if "empty" in sections:
         bench_empty(10**6, 1 if args.quick else 3)
+    figures: dict[str, object] = {}
+    if "scaling" in sections:
+        figures["scaling"] = bench_scaling(
+            [8, 30, 100, 1000, 10**4, 10**5, 10**6], list(range(8, 14 if args.quick else 16)),
+            1 if args.quick else 3)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"benchmark": "queens", "date": f"{started:%Y-%m-%d %H:%M} UTC",
+                       "machine": f"{platform.machine()}, {os.cpu_count()} cpus, "
+                                  f"{platform.processor() or '?'}",
+                       "python": sys.version.split()[0], **figures}, out, indent=2)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -239,6 +240,38 @@ def test_ctrl_c_at_the_move_prompt_exits_cleanly(tmp_path):
     child.sendintr()
     child.expect_exact("Goodbye!")
     assert finish(child) == 130
+
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def test_a_game_against_the_computer_as_the_docs_show_it(tmp_path):
+    """The screen after a move and the computer's reply, kept as text for the docs
+    (in test-artifacts/, and in docs/img/ when GRIDGAMES_DOCS_IMAGES=1)."""
+    child = spawn("--mode", "human-computer", "--level", "2", "--time", "1", "--rule", "renju",
+                  "--moves", "h8 i9 h9 i10", cwd=tmp_path)
+    move(child, P1, "6 H")
+    child.expect_exact(f"{P1} make a move: ", timeout=ENGINE_TIMEOUT)
+    screen = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before)
+    reply = re.search(r"Computer \(x\) plays (\d+) [A-O] ", screen)
+    assert reply is not None, screen
+    lines = [line.rstrip() for line in screen.replace("\r\n", "\n").split("\n")]
+    lines = [line.split("\r")[-1] for line in lines]
+    start = max(i for i, line in enumerate(lines) if line.startswith("Computer (x) plays"))
+    capture = "\n".join(["$ gridgames play --mode human-computer --level 2 --rule renju "
+                          '--moves "h8 i9 h9 i10"', "...", f"{P1} make a move: 6 H", "",
+                          *lines[start:], f"{P1} make a move: "]) + "\n"
+    assert "[x]" in next(line for line in lines[start:] if line.startswith(f"{reply[1]} "))
+    board_rows = [line for line in lines[start:] if re.match(r"\d+ ", line)]
+    assert len(board_rows) == 15 and sum(r.count(" o") + r.count("[o]") for r in board_rows) == 3
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "terminal-game.txt").write_text(capture)
+    if os.environ.get("GRIDGAMES_DOCS_IMAGES") == "1":
+        (DOCS_IMAGES / "terminal-game.txt").write_text(capture)
+    child.sendline("quit")
+    answer(child, MENU_PROMPT, "4")
+    assert finish(child) == 0
 
 
 def test_a_starting_position_from_the_command_line_goes_straight_to_the_game(tmp_path):

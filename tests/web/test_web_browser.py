@@ -1,12 +1,15 @@
 """The pages in a real headless Chromium (Debian's), against `gridgames serve`.
 
-Screenshots go to test-artifacts/ for a person to look at.
+Screenshots go to test-artifacts/ for a person to look at. Those the documentation
+shows go to docs/img/ as well when GRIDGAMES_DOCS_IMAGES=1 (``make screenshots``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -63,6 +66,16 @@ def page(browser: Any, server: Server) -> Iterator[Any]:
 def shot(page: Any, name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def docs_shot(page: Any, name: str) -> None:
+    """A screenshot the documentation shows (``docs/img/NAME.png``, on request)."""
+    shot(page, name, full_page=False)
+    if os.environ.get("GRIDGAMES_DOCS_IMAGES") == "1":
+        shutil.copyfile(ARTIFACTS / f"{name}.png", DOCS_IMAGES / f"{name}.png")
 
 
 def start_game(page: Any, mode: str, size: int, level: int = 1) -> None:
@@ -427,3 +440,38 @@ def test_a_board_fits_its_frame_without_scrolling(browser: Any, server: Server,
     }""")
     assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes
     context.close()
+
+
+def test_screenshots_for_the_docs(page: Any) -> None:
+    """A renju game against the computer a few moves in, and a solved queens board."""
+    page.goto("/#/gomoku")
+    page.locator('input[name="mode"][value="hc"]').check()
+    page.select_option("#rule", "renju")
+    page.select_option("#level", "3")
+    page.select_option("#time-ms", "500")
+    page.click("#start-game")
+    page.wait_for_selector("#view-game:not([hidden])")
+    page.wait_for_selector("#board .grid line", state="attached")
+    assert page.locator("#board .grid line").count() == 30  # 15 x 15 by default
+    for count, point in enumerate([(7, 7), (8, 6), (6, 8), (7, 5)], start=1):
+        # the computer may have taken the point, or (renju) it may be forbidden to black
+        unplayable = stones(page) | {(x, y) for x, y in page.eval_on_selector_all(
+            "#board path.forbid", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")}
+        if point in unplayable:
+            point = next((x, y) for x in range(4, 11) for y in range(4, 11)
+                         if (x, y) not in unplayable)
+        page.mouse.click(*intersection(page, *point))
+        page.wait_for_function(
+            "n => document.querySelectorAll('#board circle.stone').length == n"
+            " && document.querySelector('#board.playable')", arg=2 * count, timeout=60_000)
+        assert point in stones(page)
+    assert not result_shown(page)
+    docs_shot(page, "web-gomoku")
+
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    page.click("#queens-board .cell[data-row='0'][data-col='2']")
+    page.click("#queens-solve")
+    page.wait_for_function("() => document.querySelectorAll('#queens-board .queen').length == 8")
+    assert "Solved in" in page.locator("#queens-status").inner_text()
+    docs_shot(page, "web-queens")

@@ -19,8 +19,9 @@ from gridgames.gomoku.records import RecordError
 from gridgames.queens import QueenConflictError
 from gridgames.store import GameStore
 from gridgames.web import api
-from gridgames.web.engine import EnginePool
+from gridgames.web.engine import EngineBusyError, EnginePool
 from gridgames.web.games import GameError, GomokuService
+from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
 
@@ -59,6 +60,14 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
 
 
+async def engine_busy(request: Request, exc: Exception) -> JSONResponse:
+    """Too much work waiting for the engines: come back after Retry-After seconds."""
+    assert isinstance(exc, EngineBusyError)
+    response = error_response(429, "busy", str(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
@@ -66,18 +75,25 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, detail)
 
 
-def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAPI:
+def create_app(db_path: str | Path | None = None, *, workers: int = 2,
+               queue_limit: int | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
     """The app, saving games in ``db_path`` (default: the user's data folder) and
-    running the engine in ``workers`` processes."""
+    running the engine in ``workers`` processes.
+
+    At most ``queue_limit`` game moves wait for an engine (default: 8 per worker);
+    past it, moves get 429 with Retry-After. Request bodies are limited to
+    ``max_body_bytes``.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = GameStore(db_path)
-        engine = EnginePool(workers)
+        engine = EnginePool(workers, queue_limit=queue_limit)
         engine.start()
         service = GomokuService(store, engine)
         app.state.engine = engine
         app.state.service = service
+        app.state.queens_counts = {}
         await service.start()
         try:
             yield
@@ -109,6 +125,9 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAP
     app.add_exception_handler(ValueError, value_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(EngineBusyError, engine_busy)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.include_router(api.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

@@ -13,14 +13,23 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from web_helpers import GAMES, created, free_port, gridgames_command, new_game, play, player, wait_for
+from web_helpers import (
+    GAMES,
+    created,
+    free_port,
+    gridgames_command,
+    new_game,
+    play,
+    player,
+    wait_for,
+)
 
 from gridgames.gomoku import Board
 from gridgames.gomoku.ai import MAX_LEVEL, Limit
 from gridgames.queens import count_solutions
 from gridgames.web import create_app
 from gridgames.web.app import STATIC
-from gridgames.web.engine import BACKGROUND, EngineBusyError, EnginePool
+from gridgames.web.engine import EngineBusyError, EnginePool
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
@@ -97,15 +98,20 @@ def _state_fields(game: Game) -> dict[str, Any]:
 
 
 @router.get("/gomoku/options", response_model=s.Options, tags=["gomoku"])
-async def gomoku_options() -> s.Options:
+async def gomoku_options() -> Response:
     """Rules, levels and board sizes to choose from."""
+    return Response(_options_json(), media_type="application/json")
+
+
+@functools.cache
+def _options_json() -> bytes:
     return s.Options(
         rules=[s.RuleInfo(name=rule, description=rule.description) for rule in Rule],
         levels=[s.LevelInfo(number=lv.number, name=lv.name, description=lv.description)
                 for lv in LEVELS],
         min_size=s.MIN_BOARD,
         max_size=s.MAX_BOARD,
-    )
+    ).model_dump_json().encode()
 
 
 @router.post("/gomoku/games", status_code=201, response_model=s.NewGameState,
@@ -133,8 +139,13 @@ async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
 
 @router.get("/gomoku/games/{game_id}", response_model=s.GameState, responses=_ERRORS,
             tags=["gomoku"])
-async def get_game(game_id: str, service: Service) -> s.GameState:
-    return game_state(service.get(game_id))
+async def get_game(game_id: str, service: Service) -> Response:
+    """The game now. Clients that poll get the same bytes until the game changes."""
+    game = service.get(game_id)
+    key = (game.version, game.thinking, game.thinking and game.waiting)
+    if game.state_cache is None or game.state_cache[0] != key:
+        game.state_cache = (key, game_state(game).model_dump_json().encode())
+    return Response(game.state_cache[1], media_type="application/json")
 
 
 @router.delete("/gomoku/games/{game_id}", status_code=204, responses=_PLAYER_ERRORS,

@@ -80,7 +80,7 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
     """The app, saving games in ``db_path`` (default: the user's data folder) and
     running the engine in ``workers`` processes.
 
-    At most ``queue_limit`` game moves wait for an engine (default: 8 per worker);
+    At most ``queue_limit`` game moves wait for an engine (default: 4 per worker);
     past it, moves get 429 with Retry-After. Request bodies are limited to
     ``max_body_bytes``.
     """

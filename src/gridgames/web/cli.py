@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="engine processes (games thinking at the same time)")
     parser.add_argument("--queue-limit", type=int, default=None,
                         help="most computer moves waiting for an engine before new moves are "
-                             "refused with 429 (default: 8 per engine process)")
+                             "refused with 429 (default: 4 per engine process)")
 
 
 def _bind(host: str, port: int) -> socket.socket:

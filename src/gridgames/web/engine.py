@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from gridgames.gomoku import Board, Point, Rule
-from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
+from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult, playing_threads
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,10 @@ MAX_ATTEMPTS = 3
 
 _flags: Any = None  # in a worker: the shared stop flags
 _progress: Any = None  # in a worker: the queue for search progress
+_threads = 1  # in a worker: search threads per search
+# Workers run below the server's priority: a busy engine must not slow plain requests
+# (a search's limit is wall-clock time, so it stays on time, only a little shallower).
+WORKER_NICENESS = 5
 
 InfoCallback = Callable[[SearchInfo], None]
 
@@ -71,9 +75,11 @@ def _exit_with_parent(sentinel: int) -> None:
     os._exit(0)
 
 
-def _init_worker(flags: Any, progress: Any = None) -> None:
-    global _flags, _progress
-    _flags, _progress = flags, progress
+def _init_worker(flags: Any, progress: Any = None, threads: int = 1) -> None:
+    global _flags, _progress, _threads
+    _flags, _progress, _threads = flags, progress, threads
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     # A worker whose server died (killed, or stopped mid warm-up) would wait for work
     # forever: leave as soon as the parent is gone.
     parent = multiprocessing.parent_process()
@@ -101,7 +107,7 @@ _memory = SearchMemory()
 
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
            limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
-    from gridgames.gomoku.ai import playing_threads, think
+    from gridgames.gomoku.ai import think
 
     board = Board(width, height, rule=Rule(rule))
     board.push_many(moves)
@@ -110,7 +116,7 @@ def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
         def on_info(info: SearchInfo) -> None:
             _progress.put((job, info))
     return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed,
-                 memory=_memory, threads=playing_threads())
+                 memory=_memory, threads=_threads)
 
 
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float, float]:
@@ -207,14 +213,18 @@ class EnginePool:
     """Worker processes running engine searches and other CPU-heavy jobs, fed by a
     :class:`FairQueue`.
 
-    ``queue_limit`` bounds the game moves waiting for a worker; hints, analyses
+    ``queue_limit`` bounds the game moves waiting for a worker (default: four per
+    worker, a few seconds of waiting at most for fast games); hints, analyses
     and queens puzzles may have a quarter of that waiting (at least two).
     """
 
     def __init__(self, workers: int = 2, *, queue_limit: int | None = None) -> None:
         self.workers = max(1, workers)
-        self.queue_limit = max(1, queue_limit if queue_limit is not None else 8 * self.workers)
+        self.queue_limit = max(1, queue_limit if queue_limit is not None else 4 * self.workers)
         self.background_limit = max(2, self.queue_limit // 4)
+        # The cores shared out between the workers' searches (a helper thread only
+        # where a worker has a second core to itself).
+        self.search_threads = max(1, min(playing_threads(), (os.cpu_count() or 1) // self.workers))
         self._ctx = multiprocessing.get_context("spawn")
         self._flags = self._ctx.RawArray("b", SLOTS)
         self._free = list(range(SLOTS))
@@ -236,7 +246,7 @@ class EnginePool:
         """Start the workers now, so that they warm up before the first game."""
         self._executor = ProcessPoolExecutor(
             self.workers, mp_context=self._ctx, initializer=_init_worker,
-            initargs=(self._flags, self._progress),
+            initargs=(self._flags, self._progress, self.search_threads),
         )
         for _ in range(self.workers):
             self._executor.submit(_ping)

@@ -86,6 +86,8 @@ class Game:
     last_queued_ms: int = 0
     progress: dict[str, Any] | None = None  # the running search's latest report
     watchers: set[asyncio.Queue[Update]] = field(default_factory=set)
+    # (version, thinking, waiting) and the state's JSON then, for clients that poll
+    state_cache: tuple[tuple[int, bool, bool], bytes] | None = None
     last_seen: float = field(default_factory=time.monotonic)
 
     @property

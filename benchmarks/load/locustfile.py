@@ -39,6 +39,9 @@ POLL_SECONDS = 0.25
 
 # game id -> what its player last saw: moves, and the searches' times
 seen: dict[str, dict[str, Any]] = {}
+# Every failed request and every 5xx of the whole run (locust's own table may be
+# reset once all users are running, to show the steady state).
+failures: dict[str, Any] = {"failed": 0, "5xx": 0, "examples": []}
 
 
 @events.test_start.add_listener
@@ -48,11 +51,23 @@ def _loopback_only(environment: Any, **_: Any) -> None:
         raise SystemExit(f"load tests go to the loopback address only, not {host!r}")
 
 
+@events.request.add_listener
+def _count_failures(request_type: str, name: str, response: Any = None,
+                    exception: Any = None, **_: Any) -> None:
+    status = getattr(response, "status_code", 0) or 0
+    if status >= 500:
+        failures["5xx"] += 1
+    if exception is not None:
+        failures["failed"] += 1
+        if len(failures["examples"]) < 10:
+            failures["examples"].append(f"{request_type} {name}: {exception}")
+
+
 @events.quitting.add_listener
 def _write_results(environment: Any, **_: Any) -> None:
     if RESULTS:
         with open(RESULTS, "w") as out:
-            json.dump(seen, out)
+            json.dump({"games": seen, "failures": failures}, out)
 
 
 def _search_event(environment: Any, name: str, ms: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from gridgames import __version__
-from gridgames.gomoku import IllegalMoveError, InvalidMoveError
+from gridgames.gomoku import Board, IllegalMoveError, InvalidMoveError, Rule
 from gridgames.gomoku.records import RecordError
 from gridgames.queens import QueenConflictError
 from gridgames.store import GameStore
@@ -75,6 +76,18 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, detail)
 
 
+def _warm_up_rules() -> None:
+    """Load the rules' compiled kernels now: the first request must not wait for them."""
+    for rule in Rule:
+        board = Board(15, 15, rule=rule)
+        for point in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6)]:
+            board.illegal_reason(point)
+            board.push(point)
+            board.outcome()
+            board.forbidden_points()
+        board.copy().pop()
+
+
 def create_app(db_path: str | Path | None = None, *, workers: int = 2,
                queue_limit: int | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
     """The app, saving games in ``db_path`` (default: the user's data folder) and
@@ -87,6 +100,7 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        _warm_up_rules()
         store = GameStore(db_path)
         engine = EnginePool(workers, queue_limit=queue_limit)
         engine.start()
@@ -94,6 +108,11 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
         app.state.engine = engine
         app.state.service = service
         app.state.queens_counts = {}
+        # A full garbage collection walks every object the imports made (numba, pydantic
+        # ...), about 150 ms with the server stopped meanwhile; freezing them keeps later
+        # collections to what requests allocate.
+        gc.collect()
+        gc.freeze()
         await service.start()
         try:
             yield

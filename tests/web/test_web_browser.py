@@ -427,3 +427,44 @@ def test_a_board_fits_its_frame_without_scrolling(browser: Any, server: Server,
     }""")
     assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes
     context.close()
+
+
+def test_a_shared_link_watches_live_without_playing(browser: Any, server: Server) -> None:
+    player_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    player_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    watcher_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    blocked: list[str] = []
+    try:
+        def note_blocked(message: Any) -> None:
+            if "Content Security Policy" in message.text:
+                blocked.append(message.text)
+
+        player_page = player_context.new_page()
+        player_page.on("console", note_blocked)
+        start_game(player_page, "hh", 9)
+        assert player_page.locator("#watching").is_hidden()
+        player_page.click("#share-watch")
+        link = player_page.evaluate("() => navigator.clipboard.readText()")
+        game_id = player_page.evaluate("location.hash").split("/")[-1]
+        assert link.endswith(f"#/gomoku/{game_id}")
+
+        watcher = watcher_context.new_page()
+        watcher.on("console", note_blocked)
+        watcher.goto(link)
+        watcher.wait_for_selector("#watching:not([hidden])")
+        assert watcher.locator("#undo").is_disabled() and watcher.locator("#hint").is_disabled()
+        assert watcher.locator("#board.playable").count() == 0
+        watcher.mouse.click(*intersection(watcher, 2, 2))
+        watcher.wait_for_timeout(300)
+        assert stones(watcher) == set()
+
+        # The player's moves reach the watcher live.
+        player_page.mouse.click(*intersection(player_page, 4, 4))
+        watcher.wait_for_function("() => document.querySelectorAll('#board circle.stone')"
+                                  ".length === 1")
+        assert stones(watcher) == {(4, 4)}
+        shot(watcher, "gomoku-watching")
+    finally:
+        player_context.close()
+        watcher_context.close()
+    assert not blocked, blocked

@@ -304,6 +304,7 @@ class GameView {
     if (!s) return;
     this.board.render(s, {
       numbers: $("#show-numbers").checked, hint: this.hint?.move ?? null, thinking: this.progress?.move ?? null,
+      watching: this.token === null,
     });
     $("#game-title").textContent = describe(s);
     $("#black-player").textContent = playerName(s, "black");

@@ -73,14 +73,15 @@ def gridgames_command() -> list[str]:
 class Server:
     """``gridgames serve`` in a subprocess on a free port."""
 
-    def __init__(self, db: Path, port: int | None = None, workers: int = 1) -> None:
+    def __init__(self, db: Path, port: int | None = None, workers: int = 1,
+                 options: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = db.parent / f"server-{self.port}.log"
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
                 [*gridgames_command(), "serve", "--port", str(self.port), "--db", str(db),
-                 "--workers", str(workers)],
+                 "--workers", str(workers), *options],
                 stdout=log, stderr=subprocess.STDOUT, text=True,
                 start_new_session=True,  # its engine workers go with it when it is killed
             )

@@ -32,7 +32,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from gridgames.gomoku import Board, Point, Rule
@@ -350,7 +350,7 @@ class EnginePool:
 
     def _dispatch(self) -> None:
         """Start waiting jobs while there are free workers."""
-        while self._running < self.workers:
+        while self._executor is not None and self._running < self.workers:
             job = self._queue.pop()
             if job is None:
                 return
@@ -392,7 +392,8 @@ class EnginePool:
         error = done.exception() if not done.cancelled() else BrokenProcessPool("cancelled")
         if isinstance(error, BrokenProcessPool):
             self._replace_broken_pool(job.executor)
-            if not job.future.done() and job.attempts + 1 < MAX_ATTEMPTS:
+            if (self._executor is not None and not job.future.done()
+                    and job.attempts + 1 < MAX_ATTEMPTS):
                 job.attempts += 1
                 if job.slot is not None:
                     self._flags[job.slot] = 0
@@ -464,8 +465,11 @@ class EnginePool:
             except BaseException:
                 self._release(slot)
                 raise
-            result, _, started_wall = await self._wait(job)
+            result, run_ms, started_wall = await self._wait(job)
             queued_ms = max(0, round((started_wall - job.queued_wall) * 1000))
+            # The search's time as the worker saw it, from taking the job to its answer
+            # (setting the board up included), if that is longer than the engine's own.
+            result = replace(result, time_ms=max(result.time_ms, round(run_ms)))
             return Searched(result, queued_ms)
         finally:
             if job_number is not None:

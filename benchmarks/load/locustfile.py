@@ -148,7 +148,7 @@ class Player(Client):
         # The computer's reply: follow the game until it is the human's turn again.
         played = len(state["moves"])
         while state["outcome"] is None and len(state["moves"]) == played:
-            time.sleep(POLL_SECONDS)
+            time.sleep(POLL_SECONDS * random.uniform(0.6, 1.4))  # clients are not in step
             response = self.send("GET", f"{GAMES}/{self.game_id}", name="get game")
             if response.status_code != 200:
                 raise StopUser()

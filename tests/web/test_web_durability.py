@@ -36,6 +36,8 @@ def play_until_the_server_dies(url: str, game: dict[str, Any], acked: list[list[
             while (spot % width, 2 * (spot // width)) in taken:
                 spot += 1
             move = [spot % width, 2 * (spot // width)]
+            if move[1] >= game["height"]:
+                return
             try:
                 response = http.post(f"{GAMES}/{game['id']}/moves",
                                      json={"x": move[0], "y": move[1]}, headers=auth)
@@ -56,16 +58,22 @@ def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) 
     stop = threading.Event()
     games: list[tuple[dict[str, Any], list[list[int]]]] = []
     threads = []
+    errors: list[BaseException] = []
     try:
         for index in range(CLIENTS):
             white = "computer" if index % 2 else "human"
             game = created(server.http.post(GAMES, json={
-                "width": 19, "height": 19, "black": "human", "white": white, "level": 2,
+                "width": 60, "height": 60, "black": "human", "white": white, "level": 2,
                 "time_ms": 200}))
             games.append((game, []))
+        def play(game: dict[str, Any], acked: list[list[int]]) -> None:
+            try:
+                play_until_the_server_dies(server.url, game, acked, stop)
+            except BaseException as error:
+                errors.append(error)
+
         for game, acked in games:
-            thread = threading.Thread(target=play_until_the_server_dies,
-                                      args=(server.url, game, acked, stop))
+            thread = threading.Thread(target=play, args=(game, acked))
             thread.start()
             threads.append(thread)
         time.sleep(4)
@@ -75,6 +83,7 @@ def test_no_acknowledged_move_is_lost_when_the_server_is_killed(tmp_path: Path) 
         for thread in threads:
             thread.join(timeout=30)
 
+    assert not errors, errors
     assert all(len(acked) >= 3 for _, acked in games), [len(a) for _, a in games]
     server = Server(db, workers=1)
     try:

@@ -324,6 +324,12 @@ class EnginePool:
         backlog = self.waiting() + self._running
         return max(1, min(60, math.ceil(backlog * self._run_ms / 1000 / self.workers / 2)))
 
+    def has_room(self, priority: int = MOVE) -> bool:
+        """Whether a job of ``priority`` may join the queue now."""
+        if priority == MOVE:
+            return self.waiting(MOVE) < self.queue_limit
+        return self.waiting() < self.background_limit
+
     def check_room(self, priority: int = MOVE) -> None:
         """Raise :class:`EngineBusyError` if a job of ``priority`` would pass the bound."""
         if priority == MOVE:

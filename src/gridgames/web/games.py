@@ -216,7 +216,7 @@ class GomokuService:
             raise OccupiedError(reason)
         if reason is not None:
             raise ForbiddenError(reason)
-        if self._computer_after(game, point):
+        if not self.engine.has_room(MOVE) and self._computer_after(game, point):
             # Refuse the move (429) rather than acknowledge it and keep its reply waiting.
             self.engine.check_room(MOVE)
         self._push(game, point, 0)

@@ -25,6 +25,7 @@ if a rule is broken.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import datetime
 import json
@@ -80,6 +81,14 @@ def engine_workers(server_pid: int) -> list[int]:
     return workers
 
 
+def cpu_model() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.machine()
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -128,6 +137,7 @@ def check(args: argparse.Namespace, work: Path) -> int:
     db, log = work / "games.sqlite3", work / "server.log"
     results, prefix = work / "seen.json", work / "locust"
     port = free_port()
+    load_before = os.getloadavg()[0]  # others' work on a shared machine shows in the latencies
     server = start_server(db, port, args.workers, args.queue_limit, log)
     rss_start = rss_kib(server.pid)
     env = {**os.environ, "GRIDGAMES_LOAD_PLAYERS": str(args.players),
@@ -162,6 +172,7 @@ def check(args: argparse.Namespace, work: Path) -> int:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=30)
 
+    load_after = os.getloadavg()[0]
     stats = read_stats(prefix)
     if not results.exists():
         raise SystemExit(f"locust wrote no results:\n{output}")
@@ -205,7 +216,8 @@ def check(args: argparse.Namespace, work: Path) -> int:
 
     lines = [
         f"Load scenario, {datetime.date.today()}, {platform.node()}: {os.cpu_count()} cores, "
-        f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
+        f"{cpu_model()}, Python {platform.python_version()}; load average (1 min) "
+        f"{load_before:.1f} before the run, {load_after:.1f} at its end",
         f"{args.players} players (level top, {args.time_ms} ms a move, {args.moves} moves), "
         f"{args.spammers} spammers, {args.workers} engine workers, {args.duration} s, "
         f"worker {killed} SIGKILLed at {args.kill_at} s",

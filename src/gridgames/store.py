@@ -40,9 +40,14 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     times_ms TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    token_hash TEXT NOT NULL DEFAULT ''
 )
 """
+
+# Databases written before player tokens existed lack the column.
+_ADD_TOKEN_COLUMN = "ALTER TABLE gomoku_games ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''"
+
 
 
 # A game's review (gridgames.gomoku.analysis as JSON), with the moves it judged.
@@ -75,6 +80,8 @@ class StoredGame:
     moves: list[Point] = field(default_factory=list)
     times_ms: list[int] = field(default_factory=list)
     finished: bool = False
+    # SHA-256 of the player token (hex); empty for games saved before tokens existed.
+    token_hash: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -99,8 +106,16 @@ class GameStore:
             if self.path != ":memory:":
                 # WAL keeps readers unblocked; a commit survives the process being killed.
                 self._db.execute("PRAGMA journal_mode=WAL")
+                # No disk flush on every commit (a flush took up to 130 ms on a busy
+                # disk, with the server stopped meanwhile): a commit is in the file as
+                # soon as it returns, so it survives the server being killed, and only
+                # a power cut may lose the last moments (the database stays whole).
+                self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
             self._db.execute(_REVIEW_SCHEMA)
+            columns = {row["name"] for row in self._db.execute("PRAGMA table_info(gomoku_games)")}
+            if "token_hash" not in columns:
+                self._db.execute(_ADD_TOKEN_COLUMN)
 
     def close(self) -> None:
         with self._lock:
@@ -113,11 +128,11 @@ class GameStore:
         with self._lock, self._db:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
-                "time_ms, moves, times_ms, finished, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "time_ms, moves, times_ms, finished, created, updated, token_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
                  saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
-                 int(saved.finished), now, now),
+                 int(saved.finished), now, now, saved.token_hash),
             )
         return saved
 
@@ -202,4 +217,5 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         finished=bool(row["finished"]),
         created=row["created"],
         updated=row["updated"],
+        token_hash=row["token_hash"],
     )

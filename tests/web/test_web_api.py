@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import GAMES, new_game, play, wait_for
+from web_helpers import GAMES, new_game, play, player, wait_for
 
 from gridgames.gomoku.ai import MAX_LEVEL
 
@@ -55,7 +55,8 @@ def test_moves_until_five_in_a_row(client: TestClient) -> None:
     assert state["moves"] == [list(m) for m in BLACK_WINS]
     assert state["outcome"] == {
         "winner": "black", "line": [[x, 4] for x in range(2, 7)], "result": "1-0"}
-    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 8, "y": 8}),
+    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 8, "y": 8},
+                             headers=player(game_id)),
                  409, "game_over")
     assert_error(client.get(f"{GAMES}/{game_id}/hint"), 409, "game_over")
 
@@ -66,7 +67,8 @@ def test_renju_forbidden_point(client: TestClient) -> None:
     for move in [(7, 7), (0, 0), (8, 7), (0, 14), (9, 8), (14, 0), (9, 9), (14, 14)]:
         state = play(client, game_id, *move)
     assert [9, 7] in state["forbidden"]
-    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 9, "y": 7}),
+    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 9, "y": 7},
+                             headers=player(game_id)),
                  409, "forbidden")
     white_turn = play(client, game_id, 1, 1)
     assert white_turn["forbidden"] == []  # only black has forbidden points
@@ -76,14 +78,16 @@ def test_bad_moves(client: TestClient) -> None:
     game_id = new_game(client)["id"]
     play(client, game_id, 4, 4)
     moves = f"{GAMES}/{game_id}/moves"
-    assert_error(client.post(moves, json={"x": 4, "y": 4}), 409, "occupied")
-    assert_error(client.post(moves, json={"x": 9, "y": 0}), 422, "off_board")
-    assert_error(client.post(moves, json={"x": -1, "y": 0}), 422, "invalid_request")
-    assert_error(client.post(moves, json={"x": "a", "y": 0}), 422, "invalid_request")
-    assert_error(client.post(moves, json={"x": 1}), 422, "invalid_request")
-    assert_error(client.post(moves, json={"x": 1, "y": 1, "z": 1}), 422, "invalid_request")
+    me = player(game_id)
+    assert_error(client.post(moves, headers=me, json={"x": 4, "y": 4}), 409, "occupied")
+    assert_error(client.post(moves, headers=me, json={"x": 9, "y": 0}), 422, "off_board")
+    assert_error(client.post(moves, headers=me, json={"x": -1, "y": 0}), 422, "invalid_request")
+    assert_error(client.post(moves, headers=me, json={"x": "a", "y": 0}), 422, "invalid_request")
+    assert_error(client.post(moves, headers=me, json={"x": 1}), 422, "invalid_request")
+    assert_error(client.post(moves, headers=me, json={"x": 1, "y": 1, "z": 1}),
+                 422, "invalid_request")
     assert_error(client.post(moves, content=b"{not json",
-                             headers={"content-type": "application/json"}),
+                             headers={"content-type": "application/json", **player(game_id)}),
                  400, "malformed_json")
     assert client.get(f"{GAMES}/{game_id}").json()["moves"] == [[4, 4]]
 
@@ -128,17 +132,19 @@ def test_computer_opens_as_black(client: TestClient) -> None:
     state = wait_for(client, game_id, lambda s: len(s["moves"]) == 1)
     assert state["to_move"] == "white"
     # The only human move can be taken back; the computer's first move cannot.
-    assert_error(client.post(f"{GAMES}/{game_id}/undo"), 409, "nothing_to_undo")
+    assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)),
+                 409, "nothing_to_undo")
 
 
 def test_move_and_undo_while_the_computer_thinks(client: TestClient) -> None:
     game_id = new_game(client, white="computer", level=MAX_LEVEL, time_ms=5000)["id"]
     state = play(client, game_id, 4, 4)
     assert state["thinking"] is True
-    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0}),
+    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0},
+                             headers=player(game_id)),
                  409, "not_your_turn")
     assert_error(client.get(f"{GAMES}/{game_id}/hint"), 409, "not_your_turn")
-    undone = client.post(f"{GAMES}/{game_id}/undo").json()
+    undone = client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)).json()
     assert undone["moves"] == [] and undone["thinking"] is False
     time.sleep(0.5)  # a stopped search must not sneak its move in
     assert client.get(f"{GAMES}/{game_id}").json()["moves"] == []
@@ -146,15 +152,17 @@ def test_move_and_undo_while_the_computer_thinks(client: TestClient) -> None:
 
 def test_undo(client: TestClient) -> None:
     game_id = new_game(client)["id"]
-    assert_error(client.post(f"{GAMES}/{game_id}/undo"), 409, "nothing_to_undo")
+    assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)),
+                 409, "nothing_to_undo")
     play(client, game_id, 1, 1)
     play(client, game_id, 2, 2)
-    assert client.post(f"{GAMES}/{game_id}/undo").json()["moves"] == [[1, 1]]
+    undone = client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)).json()
+    assert undone["moves"] == [[1, 1]]
 
     vs_computer = new_game(client, white="computer", level=1)["id"]
     play(client, vs_computer, 4, 4)
     wait_for(client, vs_computer, lambda s: len(s["moves"]) == 2)
-    state = client.post(f"{GAMES}/{vs_computer}/undo").json()
+    state = client.post(f"{GAMES}/{vs_computer}/undo", headers=player(vs_computer)).json()
     assert state["moves"] == [] and state["to_move"] == "black"  # the reply went too
 
 
@@ -162,7 +170,7 @@ def test_undo_after_game_over(client: TestClient) -> None:
     game_id = new_game(client)["id"]
     for move in BLACK_WINS:
         play(client, game_id, *move)
-    state = client.post(f"{GAMES}/{game_id}/undo").json()
+    state = client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)).json()
     assert state["outcome"] is None and len(state["moves"]) == len(BLACK_WINS) - 1
 
 
@@ -190,7 +198,7 @@ def test_computer_vs_computer_finishes(client: TestClient) -> None:
 
 def test_delete_stops_a_game(client: TestClient) -> None:
     game_id = new_game(client, black="computer", white="computer", level=1)["id"]
-    assert client.delete(f"{GAMES}/{game_id}").status_code == 204
+    assert client.delete(f"{GAMES}/{game_id}", headers=player(game_id)).status_code == 204
     assert_error(client.get(f"{GAMES}/{game_id}"), 404, "not_found")
 
 

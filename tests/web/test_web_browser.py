@@ -475,3 +475,83 @@ def test_screenshots_for_the_docs(page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#queens-board .queen').length == 8")
     assert "Solved in" in page.locator("#queens-status").inner_text()
     docs_shot(page, "web-queens")
+
+
+def test_a_shared_link_watches_live_without_playing(browser: Any, server: Server) -> None:
+    player_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    player_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    watcher_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    blocked: list[str] = []
+    try:
+        def note_blocked(message: Any) -> None:
+            if "Content Security Policy" in message.text:
+                blocked.append(message.text)
+
+        player_page = player_context.new_page()
+        player_page.on("console", note_blocked)
+        start_game(player_page, "hh", 9)
+        assert player_page.locator("#watching").is_hidden()
+        player_page.click("#share-watch")
+        link = player_page.evaluate("() => navigator.clipboard.readText()")
+        game_id = player_page.evaluate("location.hash").split("/")[-1]
+        assert link.endswith(f"#/gomoku/{game_id}")
+
+        watcher = watcher_context.new_page()
+        watcher.on("console", note_blocked)
+        watcher.goto(link)
+        watcher.wait_for_selector("#watching:not([hidden])")
+        assert watcher.locator("#undo").is_disabled() and watcher.locator("#hint").is_disabled()
+        assert watcher.locator("#board.playable").count() == 0
+        watcher.mouse.click(*intersection(watcher, 2, 2))
+        watcher.wait_for_timeout(300)
+        assert stones(watcher) == set()
+
+        # The player's moves reach the watcher live.
+        player_page.mouse.click(*intersection(player_page, 4, 4))
+        watcher.wait_for_function("() => document.querySelectorAll('#board circle.stone')"
+                                  ".length === 1")
+        assert stones(watcher) == {(4, 4)}
+        shot(watcher, "gomoku-watching")
+    finally:
+        player_context.close()
+        watcher_context.close()
+    assert not blocked, blocked
+
+
+def test_busy_server_note_and_waiting_for_an_engine(browser: Any, tmp_path: Path) -> None:
+    """One worker, one move allowed to wait: the page's move is refused (429), retried
+    with a note, then waits for the engine, saying so."""
+    busy = Server(tmp_path / "games.sqlite3", workers=1, options=("--queue-limit", "1"))
+    context = browser.new_context(viewport=DESKTOP, base_url=busy.url)
+    try:
+        http = busy.http
+        others = []
+        for _ in range(2):
+            game = http.post("/api/gomoku/games", json={
+                "width": 9, "height": 9, "white": "computer", "level": MAX_LEVEL,
+                "time_ms": 20_000}).json()
+            auth = {"Authorization": f"Bearer {game['token']}"}
+            assert http.post(f"/api/gomoku/games/{game['id']}/moves", json={"x": 4, "y": 4},
+                             headers=auth).status_code == 200
+            others.append((game["id"], auth))
+        page = context.new_page()
+        start_game(page, "hc", 9, level=MAX_LEVEL)
+        page.mouse.click(*intersection(page, 4, 4))
+        page.wait_for_selector("#busy:not([hidden])")
+        assert "busy" in page.locator("#busy").inner_text()
+        assert stones(page) == set()
+        # The waiting game leaves the queue: the page's move gets in, and waits its turn.
+        waiting_id, waiting_auth = others[1]
+        http.post(f"/api/gomoku/games/{waiting_id}/undo", headers=waiting_auth)
+        page.wait_for_selector("#busy", state="hidden", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('#thinking-label').textContent"
+                               ".includes('Waiting for a free engine')", timeout=10_000)
+        assert stones(page) == {(4, 4)}
+        shot(page, "gomoku-waiting-for-an-engine")
+        running_id, running_auth = others[0]
+        http.post(f"/api/gomoku/games/{running_id}/undo", headers=running_auth)
+        page.wait_for_function("() => document.querySelectorAll('#board circle.stone')"
+                               ".length === 2", timeout=30_000)
+    finally:
+        context.close()
+        busy.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from web_helpers import GAMES, new_game, play
+from web_helpers import GAMES, new_game, play, player
 
 from gridgames.gomoku.ai import MAX_LEVEL
 
@@ -61,7 +61,7 @@ def test_no_stale_progress_after_undo(client: TestClient) -> None:
         messages = receive_until(ws, lambda g: g["thinking"])
         while messages[-1]["type"] != "progress":  # the search is under way
             messages.append(ws.receive_json())
-        undone = client.post(f"{GAMES}/{game_id}/undo").json()
+        undone = client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)).json()
         assert undone["moves"] == [] and not undone["thinking"]
         # The stopped search's late reports must not follow the undo, nor a new move's.
         play(client, game_id, 3, 3)

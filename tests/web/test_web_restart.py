@@ -6,7 +6,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from web_helpers import Server, gridgames_command, wait_for
+from web_helpers import Server, created, gridgames_command, player, wait_for
 
 GAMES = "/api/gomoku/games"
 
@@ -16,14 +16,16 @@ def test_games_survive_a_killed_server(tmp_path: Path) -> None:
     server = Server(db)
     try:
         http = server.http
-        two_humans = http.post(GAMES, json={"width": 9, "height": 9, "rule": "renju",
-                                            "black": "human", "white": "human"}).json()["id"]
+        two_humans = created(http.post(GAMES, json={"width": 9, "height": 9, "rule": "renju",
+                                                    "black": "human", "white": "human"}))["id"]
         for x, y in [(4, 4), (3, 3), (5, 4)]:
-            assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": x, "y": y}).is_success
+            assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": x, "y": y},
+                             headers=player(two_humans)).is_success
         # A long search is under way when the server dies.
-        thinking = http.post(GAMES, json={"black": "human", "white": "computer", "level": 6,
-                                          "time_ms": 3000}).json()["id"]
-        state = http.post(f"{GAMES}/{thinking}/moves", json={"x": 7, "y": 7}).json()
+        thinking = created(http.post(GAMES, json={"black": "human", "white": "computer",
+                                                  "level": 6, "time_ms": 3000}))["id"]
+        state = http.post(f"{GAMES}/{thinking}/moves", json={"x": 7, "y": 7},
+                          headers=player(thinking)).json()
         assert state["thinking"] is True
     finally:
         server.kill()
@@ -34,7 +36,8 @@ def test_games_survive_a_killed_server(tmp_path: Path) -> None:
         state = http.get(f"{GAMES}/{two_humans}").json()
         assert state["moves"] == [[4, 4], [3, 3], [5, 4]]
         assert state["rule"] == "renju" and state["to_move"] == "white"
-        assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": 6, "y": 6}).is_success
+        assert http.post(f"{GAMES}/{two_humans}/moves", json={"x": 6, "y": 6},
+                         headers=player(two_humans)).is_success
         # The computer picked its search up again and answers.
         state = wait_for(http, thinking, lambda s: len(s["moves"]) == 2, timeout=30)
         assert state["moves"][0] == [7, 7] and state["to_move"] == "black"

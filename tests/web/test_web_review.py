@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import ARTIFACTS, GAMES, Server, new_game, play
+from web_helpers import ARTIFACTS, GAMES, Server, created, new_game, play, player
 
 from gridgames.gomoku.notation import parse_position
 from gridgames.web import create_app
@@ -22,9 +22,7 @@ IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
 def import_game(client: Any, text: str = IGNORED_THREE) -> dict[str, Any]:
     moves = [list(p) for p in parse_position(text, 15, 15)]
     record = json.dumps({"width": 15, "height": 15, "rule": "freestyle", "moves": moves})
-    response = client.post(f"{GAMES}/import", json={"text": record})
-    assert response.status_code == 201, response.text
-    return response.json()
+    return created(client.post(f"{GAMES}/import", json={"text": record}))
 
 
 def wait_for_review(client: Any, game_id: str, timeout: float = 120) -> dict[str, Any]:
@@ -42,7 +40,8 @@ def test_review_labels_the_ignored_open_three_and_streams_progress(client):
     assert client.get(f"{GAMES}/{game['id']}/review").json()["state"] == "none"
     with client.websocket_connect(f"{GAMES}/{game['id']}/ws") as ws:
         assert ws.receive_json()["type"] == "state"
-        started = client.post(f"{GAMES}/{game['id']}/review", json={"depth": 5})
+        started = client.post(f"{GAMES}/{game['id']}/review", json={"depth": 5},
+                              headers=player(game["id"]))
         assert started.status_code == 202, started.text
         assert started.json()["state"] == "running" and started.json()["total"] == 14
         reports = []
@@ -71,7 +70,7 @@ def test_a_review_survives_a_server_restart(tmp_path):
     db = tmp_path / "games.sqlite3"
     with TestClient(create_app(db, workers=1)) as first:
         game = import_game(first, "h8i9h9i10h10")
-        first.post(f"{GAMES}/{game['id']}/review", json={"depth": 2})
+        first.post(f"{GAMES}/{game['id']}/review", json={"depth": 2}, headers=player(game["id"]))
         labels = [m["label"] for m in wait_for_review(first, game["id"])["review"]["moves"]]
     with TestClient(create_app(db, workers=1)) as second:
         status = second.get(f"{GAMES}/{game['id']}/review").json()
@@ -79,7 +78,7 @@ def test_a_review_survives_a_server_restart(tmp_path):
         assert [m["label"] for m in status["review"]["moves"]] == labels
         play(second, game["id"], 0, 0)
         assert second.get(f"{GAMES}/{game['id']}/review").json()["current"] is False
-        second.delete(f"{GAMES}/{game['id']}")
+        second.delete(f"{GAMES}/{game['id']}", headers=player(game["id"]))
         assert second.get(f"{GAMES}/{game['id']}/review").status_code == 404
 
 
@@ -87,26 +86,37 @@ def test_a_server_stopping_mid_review_stops_it_and_a_new_review_can_start(tmp_pa
     db = tmp_path / "games.sqlite3"
     with TestClient(create_app(db, workers=1)) as first:
         game = import_game(first)
-        started = first.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 2000})
+        started = first.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 2000},
+                             headers=player(game["id"]))
         assert started.json()["state"] == "running"
         leaving = time.monotonic()
     assert time.monotonic() - leaving < 15  # not the half minute the review would take
     with TestClient(create_app(db, workers=1)) as second:
         assert second.get(f"{GAMES}/{game['id']}/review").json()["state"] == "none"
-        second.post(f"{GAMES}/{game['id']}/review", json={"depth": 2})
+        second.post(f"{GAMES}/{game['id']}/review", json={"depth": 2}, headers=player(game["id"]))
         assert wait_for_review(second, game["id"])["state"] == "done"
 
 
 def test_review_refuses_an_empty_game_and_an_unknown_one(client):
     game = new_game(client)
-    response = client.post(f"{GAMES}/{game['id']}/review")
+    response = client.post(f"{GAMES}/{game['id']}/review", headers=player(game["id"]))
     assert response.status_code == 409
     assert response.json() == {"error": "nothing_to_review",
                                "detail": "the game has no moves to review yet"}
     assert client.post(f"{GAMES}/nope/review").status_code == 404
     assert client.get(f"{GAMES}/nope/review").json()["error"] == "not_found"
-    bad = client.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 5})
+    bad = client.post(f"{GAMES}/{game['id']}/review", json={"time_ms": 5},
+                      headers=player(game["id"]))
     assert bad.status_code == 422 and "time_ms" in bad.json()["detail"]
+
+
+def test_only_a_player_may_start_a_review(client):
+    game = import_game(client)
+    for headers in ({}, {"Authorization": "Bearer not-the-token"}):
+        refused = client.post(f"{GAMES}/{game['id']}/review", json={"depth": 2}, headers=headers)
+        assert refused.status_code == 403
+        assert refused.json()["error"] == "not_a_player"
+    assert client.get(f"{GAMES}/{game['id']}/review").json()["state"] == "none"
 
 
 def test_candidates_for_a_position(client):

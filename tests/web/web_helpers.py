@@ -16,19 +16,33 @@ import httpx
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 GAMES = "/api/gomoku/games"
+# game id -> player token, for the games the tests created
+TOKENS: dict[str, str] = {}
+
+
+def player(game_id: str) -> dict[str, str]:
+    """The headers that make a request come from the game's player."""
+    return {"Authorization": f"Bearer {TOKENS[game_id]}"}
+
+
+def created(response: Any) -> dict[str, Any]:
+    """The state of a game just created (or imported), remembering its token."""
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()
+    TOKENS[state["id"]] = state["token"]
+    return state
 
 
 def new_game(client: Any, **settings: Any) -> dict[str, Any]:
     """Create a game (9 × 9, two humans unless ``settings`` say otherwise)."""
     body = {"width": 9, "height": 9, "black": "human", "white": "human", **settings}
-    response = client.post(GAMES, json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
+    return created(client.post(GAMES, json=body))
 
 
 def play(client: Any, game_id: str, x: int, y: int) -> dict[str, Any]:
     """Play a move that must be accepted."""
-    response = client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y})
+    response = client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y},
+                           headers=player(game_id))
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -59,14 +73,15 @@ def gridgames_command() -> list[str]:
 class Server:
     """``gridgames serve`` in a subprocess on a free port."""
 
-    def __init__(self, db: Path, port: int | None = None, workers: int = 1) -> None:
+    def __init__(self, db: Path, port: int | None = None, workers: int = 1,
+                 options: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = db.parent / f"server-{self.port}.log"
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
                 [*gridgames_command(), "serve", "--port", str(self.port), "--db", str(db),
-                 "--workers", str(workers)],
+                 "--workers", str(workers), *options],
                 stdout=log, stderr=subprocess.STDOUT, text=True,
                 start_new_session=True,  # its engine workers go with it when it is killed
             )

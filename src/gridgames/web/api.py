@@ -4,21 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, WebSocketDisconnect
 from starlette.requests import HTTPConnection
 
 from gridgames import queens
 from gridgames.gomoku import Rule
 from gridgames.gomoku.ai import LEVELS, SearchResult
 from gridgames.web import schemas as s
+from gridgames.web.auth import Player, new_token
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GomokuService, UnknownGameError
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody} for code in (404, 409, 422)
+}
+# Routes that change a game: also 403 without the player token.
+_PLAYER_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": s.ErrorBody} for code in (403, 404, 409, 422)
+}
+_BUSY: dict[int | str, dict[str, Any]] = {
+    429: {"model": s.ErrorBody, "description": "every engine is busy; see Retry-After"}
 }
 
 router = APIRouter(prefix="/api", responses={code: {"model": s.ErrorBody} for code in (400, 422)})
@@ -46,23 +55,28 @@ def _squares(pairs: list[list[int]]) -> list[tuple[int, int]]:
     return [(pair[0], pair[1]) for pair in pairs]
 
 
-def search_out(result: SearchResult) -> s.SearchOut:
+def search_out(result: SearchResult, queued_ms: int = 0) -> s.SearchOut:
     return s.SearchOut(
         move=list(result.move), score=result.score, score_text=result.score_text, mate=result.mate,
         depth=result.depth, pv=_pairs(result.pv), nodes=result.nodes, time_ms=result.time_ms,
+        queued_ms=queued_ms,
     )
 
 
 def game_state(game: Game) -> s.GameState:
+    return s.GameState(**_state_fields(game))
+
+
+def _state_fields(game: Game) -> dict[str, Any]:
     board, saved = game.board, game.saved
     outcome = board.outcome()
-    return s.GameState(
+    return dict(
         id=game.id,
         width=board.width,
         height=board.height,
         rule=board.rule,
         moves=_pairs(board.move_stack),
-        to_move=board.to_move.label,  # type: ignore[arg-type]
+        to_move=board.to_move.label,
         outcome=None if outcome is None else s.OutcomeOut(
             winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
             line=_pairs(outcome.line),
@@ -73,7 +87,9 @@ def game_state(game: Game) -> s.GameState:
         level=saved.level,
         time_ms=saved.time_ms,
         thinking=game.thinking,
-        last_search=None if game.last_search is None else search_out(game.last_search),
+        waiting=game.thinking and game.waiting,
+        last_search=None if game.last_search is None
+        else search_out(game.last_search, game.last_queued_ms),
         version=game.version,
     )
 
@@ -82,67 +98,85 @@ def game_state(game: Game) -> s.GameState:
 
 
 @router.get("/gomoku/options", response_model=s.Options, tags=["gomoku"])
-async def gomoku_options() -> s.Options:
+async def gomoku_options() -> Response:
     """Rules, levels and board sizes to choose from."""
+    return Response(_options_json(), media_type="application/json")
+
+
+@functools.cache
+def _options_json() -> bytes:
     return s.Options(
         rules=[s.RuleInfo(name=rule, description=rule.description) for rule in Rule],
         levels=[s.LevelInfo(number=lv.number, name=lv.name, description=lv.description)
                 for lv in LEVELS],
         min_size=s.MIN_BOARD,
         max_size=s.MAX_BOARD,
-    )
+    ).model_dump_json().encode()
 
 
-@router.post("/gomoku/games", status_code=201, response_model=s.GameState, tags=["gomoku"])
-async def create_game(body: s.NewGame, service: Service) -> s.GameState:
-    """Start a game; if the computer plays black it starts thinking at once."""
+@router.post("/gomoku/games", status_code=201, response_model=s.NewGameState,
+             responses=_BUSY, tags=["gomoku"])
+async def create_game(body: s.NewGame, service: Service) -> s.NewGameState:
+    """Start a game; if the computer plays black it starts thinking at once.
+
+    The reply's ``token`` is the player token: the game's link without it only watches."""
+    token, token_hash = new_token()
     game = service.create(width=body.width, height=body.height, rule=body.rule,
                           black=body.black, white=body.white, level=body.level,
-                          time_ms=body.time_ms)
-    return game_state(game)
+                          time_ms=body.time_ms, token_hash=token_hash)
+    return s.NewGameState(**_state_fields(game), token=token)
 
 
-@router.post("/gomoku/games/import", status_code=201, response_model=s.GameState,
-             responses=_ERRORS, tags=["gomoku"])
-async def import_game(body: s.ImportGame, service: Service) -> s.GameState:
-    """Continue a saved record (``.psq`` or JSON) as a new game."""
+@router.post("/gomoku/games/import", status_code=201, response_model=s.NewGameState,
+             responses={**_ERRORS, **_BUSY}, tags=["gomoku"])
+async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
+    """Continue a saved record (``.psq`` or JSON) as a new game, with a new player token."""
+    token, token_hash = new_token()
     game = service.import_record(body.text, rule=body.rule, black=body.black, white=body.white,
-                                 level=body.level, time_ms=body.time_ms)
-    return game_state(game)
+                                 level=body.level, time_ms=body.time_ms, token_hash=token_hash)
+    return s.NewGameState(**_state_fields(game), token=token)
 
 
 @router.get("/gomoku/games/{game_id}", response_model=s.GameState, responses=_ERRORS,
             tags=["gomoku"])
-async def get_game(game_id: str, service: Service) -> s.GameState:
-    return game_state(service.get(game_id))
+async def get_game(game_id: str, service: Service) -> Response:
+    """The game now. Clients that poll get the same bytes until the game changes."""
+    game = service.get(game_id)
+    key = (game.version, game.thinking, game.thinking and game.waiting)
+    if game.state_cache is None or game.state_cache[0] != key:
+        game.state_cache = (key, game_state(game).model_dump_json().encode())
+    return Response(game.state_cache[1], media_type="application/json")
 
 
-@router.delete("/gomoku/games/{game_id}", status_code=204, responses=_ERRORS, tags=["gomoku"])
-async def delete_game(game_id: str, service: Service) -> Response:
-    """Abandon a game: stop the computer's search and forget the game."""
-    service.delete(game_id)
+@router.delete("/gomoku/games/{game_id}", status_code=204, responses=_PLAYER_ERRORS,
+               tags=["gomoku"])
+async def delete_game(game: Player, service: Service) -> Response:
+    """Abandon a game: stop the computer's search and forget the game (players only)."""
+    service.delete(game.id)
     return Response(status_code=204)
 
 
-@router.post("/gomoku/games/{game_id}/moves", response_model=s.GameState, responses=_ERRORS,
-             tags=["gomoku"])
-async def play_move(game_id: str, move: s.Move, service: Service) -> s.GameState:
-    """Play a human move. When the computer replies, its move follows on the live stream."""
-    return game_state(service.play(game_id, move.x, move.y))
+@router.post("/gomoku/games/{game_id}/moves", response_model=s.GameState,
+             responses={**_PLAYER_ERRORS, **_BUSY}, tags=["gomoku"])
+async def play_move(game: Player, move: s.Move, service: Service) -> s.GameState:
+    """Play a human move (players only). When the computer replies, its move follows on the
+    live stream. Refused with 429 (the game unchanged) while too many moves wait for an engine."""
+    return game_state(service.play(game.id, move.x, move.y))
 
 
-@router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState, responses=_ERRORS,
-             tags=["gomoku"])
-async def undo_move(game_id: str, service: Service) -> s.GameState:
-    """Take back the last human move (and the computer's reply, or its search)."""
-    return game_state(service.undo(game_id))
+@router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState,
+             responses=_PLAYER_ERRORS, tags=["gomoku"])
+async def undo_move(game: Player, service: Service) -> s.GameState:
+    """Take back the last human move (and the computer's reply, or its search); players only."""
+    return game_state(service.undo(game.id))
 
 
-@router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut, responses=_ERRORS,
-            tags=["gomoku"])
+@router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,
+            responses={**_ERRORS, **_BUSY}, tags=["gomoku"])
 async def hint(game_id: str, service: Service) -> s.SearchOut:
-    """The engine's suggestion for the side to move, with its score."""
-    return search_out(await service.hint(game_id))
+    """The engine's suggestion for the side to move, with its score (after games' moves)."""
+    searched = await service.hint(game_id)
+    return search_out(searched.result, searched.queued_ms)
 
 
 @router.get("/gomoku/games/{game_id}/record", responses={
@@ -202,36 +236,48 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
 # -- N-Queens ------------------------------------------------------------------
 
 
-@router.post("/queens/solve", response_model=s.QueensSolution, responses=_ERRORS,
-             tags=["queens"])
-async def queens_solve(body: s.QueensSolve, engine: Engine) -> s.QueensSolution:
+def client_key(request: Request) -> str:
+    """Whose job this is, so that clients take turns in the engine queue."""
+    return request.client.host if request.client is not None else ""
+
+
+@router.post("/queens/solve", response_model=s.QueensSolution,
+             responses={**_ERRORS, **_BUSY}, tags=["queens"])
+async def queens_solve(body: s.QueensSolve, engine: Engine, request: Request) -> s.QueensSolution:
     """Complete the board keeping the given queens, or say there is no solution."""
     squares = _squares(body.queens)
     queens.Placement.from_queens(body.n, squares)  # bad input fails here, not in a worker
-    solution, elapsed = await engine.run(queens.solve, body.n, squares)
+    solution, elapsed = await engine.run(queens.solve, body.n, squares,
+                                         key=client_key(request))
     return s.QueensSolution(solution=None if solution is None else _pairs(solution),
                             elapsed_ms=round(elapsed, 3))
 
 
-@router.post("/queens/hint", response_model=s.QueensHint, responses=_ERRORS, tags=["queens"])
-async def queens_hint(body: s.QueensSolve, engine: Engine) -> s.QueensHint:
+@router.post("/queens/hint", response_model=s.QueensHint, responses={**_ERRORS, **_BUSY},
+             tags=["queens"])
+async def queens_hint(body: s.QueensSolve, engine: Engine, request: Request) -> s.QueensHint:
     """A square for the next queen that still leaves the board solvable."""
     placement = queens.Placement.from_queens(body.n, _squares(body.queens))
-    square, _ = await engine.run(queens.hint, placement)
+    square, _ = await engine.run(queens.hint, placement, key=client_key(request))
     return s.QueensHint(square=None if square is None else list(square))
 
 
-@router.get("/queens/count", response_model=s.QueensCount, responses=_ERRORS, tags=["queens"])
+@router.get("/queens/count", response_model=s.QueensCount, responses={**_ERRORS, **_BUSY},
+            tags=["queens"])
 async def queens_count(
     engine: Engine,
+    request: Request,
     n: Annotated[int, Query(ge=1, le=s.MAX_QUEENS_COUNT,
                             description=f"board size, at most {s.MAX_QUEENS_COUNT}")],
 ) -> s.QueensCount:
-    """How many solutions the N×N puzzle has."""
-    if n not in _counts:  # counting 16 takes seconds: do it once
-        _counts[n] = await engine.run(queens.count_solutions, n)
-    count, elapsed = _counts[n]
+    """How many solutions the N×N puzzle has (each size is counted once, then remembered)."""
+    counts: dict[int, asyncio.Future[tuple[int, float]]] = request.app.state.queens_counts
+    pending = counts.get(n)
+    if pending is None or (pending.done() and (pending.cancelled()
+                                               or pending.exception() is not None)):
+        # Counting 16 takes seconds of CPU: requests for the same n share one count.
+        pending = asyncio.ensure_future(engine.run(queens.count_solutions, n,
+                                                   key=client_key(request)))
+        counts[n] = pending
+    count, elapsed = await asyncio.shield(pending)
     return s.QueensCount(n=n, solutions=count, elapsed_ms=round(elapsed, 3))
-
-
-_counts: dict[int, tuple[int, float]] = {}

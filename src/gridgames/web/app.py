@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,13 +15,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from gridgames import __version__
-from gridgames.gomoku import IllegalMoveError, InvalidMoveError
+from gridgames.gomoku import Board, IllegalMoveError, InvalidMoveError, Rule
 from gridgames.gomoku.records import RecordError
 from gridgames.queens import QueenConflictError
 from gridgames.store import GameStore
 from gridgames.web import api, review
-from gridgames.web.engine import EnginePool
+from gridgames.web.engine import EngineBusyError, EnginePool
 from gridgames.web.games import GameError, GomokuService
+from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
 
@@ -59,6 +61,14 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
 
 
+async def engine_busy(request: Request, exc: Exception) -> JSONResponse:
+    """Too much work waiting for the engines: come back after Retry-After seconds."""
+    assert isinstance(exc, EngineBusyError)
+    response = error_response(429, "busy", str(exc))
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
@@ -66,18 +76,43 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, detail)
 
 
-def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAPI:
+def _warm_up_rules() -> None:
+    """Load the rules' compiled kernels now: the first request must not wait for them."""
+    for rule in Rule:
+        board = Board(15, 15, rule=rule)
+        for point in [(7, 7), (8, 8), (7, 8), (6, 6), (7, 6)]:
+            board.illegal_reason(point)
+            board.push(point)
+            board.outcome()
+            board.forbidden_points()
+        board.copy().pop()
+
+
+def create_app(db_path: str | Path | None = None, *, workers: int = 2,
+               queue_limit: int | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
     """The app, saving games in ``db_path`` (default: the user's data folder) and
-    running the engine in ``workers`` processes."""
+    running the engine in ``workers`` processes.
+
+    At most ``queue_limit`` game moves wait for an engine (default: 4 per worker);
+    past it, moves get 429 with Retry-After. Request bodies are limited to
+    ``max_body_bytes``.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        _warm_up_rules()
         store = GameStore(db_path)
-        engine = EnginePool(workers)
+        engine = EnginePool(workers, queue_limit=queue_limit)
         engine.start()
         service = GomokuService(store, engine)
         app.state.engine = engine
         app.state.service = service
+        app.state.queens_counts = {}
+        # A full garbage collection walks every object the imports made (numba, pydantic
+        # ...), about 150 ms with the server stopped meanwhile; freezing them keeps later
+        # collections to what requests allocate.
+        gc.collect()
+        gc.freeze()
         await service.start()
         try:
             yield
@@ -109,6 +144,9 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2) -> FastAP
     app.add_exception_handler(ValueError, value_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(EngineBusyError, engine_busy)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     app.include_router(api.router)
     app.include_router(review.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")

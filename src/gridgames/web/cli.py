@@ -19,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SQLite file for saved games (default: in your data folder)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                         help="engine processes (games thinking at the same time)")
+    parser.add_argument("--queue-limit", type=int, default=None,
+                        help="most computer moves waiting for an engine before new moves are "
+                             "refused with 429 (default: 4 per engine process)")
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -35,7 +38,16 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.workers < 1:
+        print("gridgames serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.queue_limit is not None and args.queue_limit < 1:
+        print("gridgames serve: --queue-limit must be at least 1", file=sys.stderr)
+        return 2
     # Bind first: a taken port is reported at once, before the slow imports.
     try:
         sock = _bind(args.host, args.port)
@@ -57,10 +69,15 @@ def run(args: argparse.Namespace) -> int:
     prepare(KERNEL_GROUPS + QUEENS_GROUPS, stderr_report())
 
     db = args.db or default_path()
-    app = create_app(db, workers=args.workers)
+    app = create_app(db, workers=args.workers, queue_limit=args.queue_limit)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"gridgames is running at http://{host}:{sock.getsockname()[1]}/", flush=True)
     print(f"games are saved in {db}; press Ctrl+C to stop", flush=True)
+    if args.host not in LOOPBACK:
+        print(f"warning: listening on {args.host}, so the server is reachable from the "
+              "network: anyone who can reach this port can watch games, start games and use "
+              "the engines. Use --host 127.0.0.1 to keep it on this machine.",
+              file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws="auto")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])

@@ -21,7 +21,7 @@ from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
 from gridgames.gomoku.records import GameRecord, from_json, from_psq, to_json, to_psq
 from gridgames.store import GameNotFoundError, GameStore, StoredGame
-from gridgames.web.engine import EnginePool
+from gridgames.web.engine import BACKGROUND, MOVE, EnginePool, Searched
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +80,14 @@ class Game:
     times_ms: list[int]
     version: int = 0
     task: asyncio.Task[None] | None = None
+    # The computer's move waits for a free engine (its search has not started).
+    waiting: bool = False
     last_search: SearchResult | None = None
+    last_queued_ms: int = 0
     progress: dict[str, Any] | None = None  # the running search's latest report
     watchers: set[asyncio.Queue[Update]] = field(default_factory=set)
+    # (version, thinking, waiting) and the state's JSON then, for clients that poll
+    state_cache: tuple[tuple[int, bool, bool], bytes] | None = None
     last_seen: float = field(default_factory=time.monotonic)
 
     @property
@@ -142,20 +147,24 @@ class GomokuService:
 
     def create(self, *, width: int, height: int, rule: Rule, black: str, white: str,
                level: int, time_ms: int | None, moves: list[Point] | None = None,
-               times_ms: list[int] | None = None) -> Game:
+               times_ms: list[int] | None = None, token_hash: str = "") -> Game:
         board = Board(width, height, rule=rule)
         board.push_many(moves or [])
+        if not board.is_game_over() and (black if board.to_move is Color.BLACK
+                                         else white) == COMPUTER:
+            self.engine.check_room(MOVE)  # its first search would wait too long
         saved = self.store.create(StoredGame(
             width=width, height=height, rule=rule.value, black=black, white=white,
             level=level, time_ms=time_ms, moves=list(board.move_stack),
             times_ms=list(times_ms or [0] * len(board.move_stack)),
-            finished=board.is_game_over(),
+            finished=board.is_game_over(), token_hash=token_hash,
         ))
         game = self._load(saved)
         self._schedule(game)
         return game
 
     def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
+                      token_hash: str = "",
                       level: int, time_ms: int | None) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content)."""
         if text.lstrip().startswith("Piskvorky"):
@@ -169,7 +178,7 @@ class GomokuService:
         times = (times + [0] * len(record.moves))[: len(record.moves)]
         return self.create(width=record.width, height=record.height, rule=record.rule,
                            black=black, white=white, level=level, time_ms=time_ms,
-                           moves=record.moves, times_ms=times)
+                           moves=record.moves, times_ms=times, token_hash=token_hash)
 
     def get(self, game_id: str) -> Game:
         """The game (loaded from the store if need be); looking at it keeps it alive."""
@@ -207,6 +216,9 @@ class GomokuService:
             raise OccupiedError(reason)
         if reason is not None:
             raise ForbiddenError(reason)
+        if not self.engine.has_room(MOVE) and self._computer_after(game, point):
+            # Refuse the move (429) rather than acknowledge it and keep its reply waiting.
+            self.engine.check_room(MOVE)
         self._push(game, point, 0)
         self._schedule(game)
         return game
@@ -231,14 +243,15 @@ class GomokuService:
         self._changed(game)
         return game
 
-    async def hint(self, game_id: str) -> SearchResult:
+    async def hint(self, game_id: str) -> Searched:
         """The engine's suggestion for the human to move."""
         game = self.get(game_id)
         if game.board.is_game_over():
             raise GameOverError(f"the game is over ({game.board.outcome()})")
         if game.player(game.board.to_move) != HUMAN:
             raise NotYourTurnError("the computer is to move")
-        return await self.engine.think(game.board.copy(), HINT_LIMIT)
+        return await self.engine.search(game.board.copy(), HINT_LIMIT, priority=BACKGROUND,
+                                        key=game.id)
 
     def record(self, game_id: str, fmt: str) -> str:
         game = self.get(game_id)
@@ -292,6 +305,7 @@ class GomokuService:
     def _publish(self, game: Game) -> None:
         if not game.thinking:
             game.progress = None
+            game.waiting = False
         for queue in game.watchers:
             queue.put_nowait(None)
 
@@ -323,6 +337,7 @@ class GomokuService:
             return
         if HUMAN not in (game.saved.black, game.saved.white) and not self._watched(game):
             return
+        game.waiting = True
         game.task = asyncio.get_running_loop().create_task(self._play_computer(game))
         self._publish(game)
 
@@ -333,19 +348,26 @@ class GomokuService:
                 if HUMAN not in (game.saved.black, game.saved.white) and not self._watched(game):
                     break
                 version = game.version
-                result = await self.engine.think(
-                    game.board.copy(), game.limit,
-                    on_info=functools.partial(self._report, game, version))
+                game.waiting = True
+                # The game's own later moves are never refused: its move was acknowledged.
+                searched = await self.engine.search(
+                    game.board.copy(), game.limit, key=game.id, bounded=False,
+                    on_info=functools.partial(self._report, game, version),
+                    on_start=functools.partial(self._search_started, game, version))
                 if game.version != version:  # changed meanwhile: the result is stale
                     continue
+                result = searched.result
                 reason = game.board.illegal_reason(result.move)
                 if reason is not None:
                     log.error("engine played an illegal move in game %s: %s", game.id, reason)
                     break
                 game.last_search = result
+                game.last_queued_ms = searched.queued_ms
                 # The task counts as finished before the last move is announced.
                 if not self._computer_after(game, result.move):
                     game.task = None
+                else:
+                    game.waiting = True  # its next search is queued at once
                 self._push(game, result.move, result.time_ms)
                 if game.task is None:
                     return
@@ -355,6 +377,12 @@ class GomokuService:
             log.exception("engine failed in game %s", game.id)
         if game.task is asyncio.current_task():
             game.task = None
+            self._publish(game)
+
+    def _search_started(self, game: Game, version: int) -> None:
+        """A worker took the computer's move: it is thinking now, no longer waiting."""
+        if game.version == version and game.waiting:
+            game.waiting = False
             self._publish(game)
 
     def _computer_after(self, game: Game, move: Point) -> bool:

@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
@@ -30,6 +30,7 @@ from gridgames.gomoku.analysis import (
     evaluate_position,
     review_from_evals,
 )
+from gridgames.web.auth import require_player
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService
 from gridgames.web.schemas import ErrorBody
@@ -201,8 +202,11 @@ class Reviews:
 
         async def score(index: int) -> PositionEval:
             async with gate:
+                # below game moves in the queue, and already throttled by the gate:
+                # a review under way is never refused as a new request would be
                 value, _ = await self.engine.run(_score_position, width, height, rule,
-                                                 job.moves[:index], played[index], limit)
+                                                 job.moves[:index], played[index], limit,
+                                                 key=game.id, bounded=False)
             job.done += 1
             self._announce(game, job, "running")
             return value
@@ -264,13 +268,6 @@ def reviews_of(connection: HTTPConnection) -> Reviews:
     return reviews
 
 
-def authorize_change(request: Request, game_id: str) -> None:
-    """Every route here that changes a game's saved data passes through this check.
-
-    Anyone may do so for now; a player's token (``Authorization: Bearer``) goes here.
-    """
-
-
 ReviewsDep = Annotated[Reviews, Depends(reviews_of)]
 
 # -- routes ------------------------------------------------------------------------
@@ -297,7 +294,7 @@ class NothingToReviewError(GameError):
 
 
 @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewStatus,
-             dependencies=[Depends(authorize_change)])
+             dependencies=[Depends(require_player)])
 async def start_review(game_id: str, reviews: ReviewsDep,
                        body: ReviewRequest | None = None) -> ReviewStatus:
     """Review the game in the background: every position is scored, then each move gets a

@@ -79,7 +79,8 @@ class SearchOut(BaseModel):
     depth: int
     pv: PointList
     nodes: int
-    time_ms: int
+    time_ms: int = Field(description="search time, from the moment a worker started it")
+    queued_ms: int = Field(0, description="time spent waiting for a free engine before that")
 
 
 class GameState(BaseModel):
@@ -94,9 +95,18 @@ class GameState(BaseModel):
     players: Players
     level: int
     time_ms: int | None
-    thinking: bool = Field(description="the computer is searching for its move")
+    thinking: bool = Field(description="the computer is to move: waiting or searching")
+    waiting: bool = Field(
+        False, description="the computer's move waits in the queue for a free engine")
     last_search: SearchOut | None = Field(description="the computer's last search, if any")
     version: int = Field(description="grows with every change while the server runs")
+
+
+class NewGameState(GameState):
+    """A game just created, with the token that lets its players change it."""
+
+    token: str = Field(description="the player token: send it as 'Authorization: Bearer TOKEN' "
+                                   "to play, undo, delete or analyse; keep it secret")
 
 
 class QueensSolve(Strict):

@@ -147,9 +147,10 @@ export class GomokuBoard {
   }
 
   // Draw the position. `state` is the API's game state.
-  render(state, { numbers = false, hint = null, thinking = null } = {}) {
+  render(state, { numbers = false, hint = null, thinking = null, watching = false } = {}) {
     this.setSize(state.width, state.height);
-    this.playable = !state.outcome && state.players[state.to_move] === "human" && !state.thinking;
+    this.playable = !state.outcome && state.players[state.to_move] === "human" && !state.thinking
+      && !watching;
     this.colour = state.to_move;
     this.svg.classList.toggle("playable", this.playable);
     this.occupied = new Set(state.moves.map(([x, y]) => `${x},${y}`));

@@ -8,6 +8,7 @@ import { $, toast, showError, readFile } from "./ui.js";
 const SETTINGS_KEY = "gridgames.gomoku.settings";
 const RECENT_KEY = "gridgames.gomoku.recent";
 const NUMBERS_KEY = "gridgames.gomoku.numbers";
+const TOKENS_KEY = "gridgames.gomoku.tokens";
 const RULE_NAMES = {
   freestyle: "Freestyle", standard: "Standard", renju: "Renju", caro: "Caro", "caro-exact": "Caro (exact five)",
 };
@@ -44,6 +45,24 @@ function remember(state) {
 
 function forget(id) {
   localStorage.setItem(RECENT_KEY, JSON.stringify(recentGames().filter((g) => g.id !== id)));
+}
+
+// -- player tokens: a game's link without its token only watches --------------------
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS_KEY)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function tokenOf(id) {
+  return tokens()[id] ?? null;
+}
+
+function keepToken(state) {
+  if (state.token) localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...tokens(), [state.id]: state.token }));
 }
 
 function playerName(state, colour) {
@@ -133,6 +152,7 @@ export async function showSetup() {
       $("#start-game").disabled = true;
       try {
         const state = await post("/gomoku/games", body);
+        keepToken(state);
         location.hash = `#/gomoku/${state.id}`;
       } catch (error) {
         showError(error);
@@ -155,6 +175,7 @@ async function importRecord(input, settings) {
       text, rule: psq ? settings.rule : null, black: settings.black, white: settings.white,
       level: settings.level, time_ms: settings.time_ms,
     });
+    keepToken(state);
     toast(`Record loaded: ${state.moves.length} moves, ${RULE_NAMES[state.rule] ?? state.rule}.`);
     location.hash = `#/gomoku/${state.id}`;
   } catch (error) {
@@ -184,6 +205,7 @@ class GameView {
     $("#undo").addEventListener("click", () => this.undo());
     $("#hint").addEventListener("click", () => this.askHint());
     $("#new-game").addEventListener("click", () => { location.hash = "#/gomoku"; });
+    $("#share-watch").addEventListener("click", () => this.share());
     $("#game-load").addEventListener("change", () => importRecord($("#game-load"), this.settings()));
     const download = $("#download");
     download.addEventListener("click", () => {
@@ -212,6 +234,8 @@ class GameView {
     this.hint = null;
     this.announced = null;
     this.progress = null;
+    this.token = tokenOf(id);
+    this.shareLink = null;
     this.board.clear();
     this.review.open(id);
     $("#game-title").textContent = "";
@@ -290,6 +314,7 @@ class GameView {
       numbers: $("#show-numbers").checked,
       hint: browsing ? null : this.hint?.move ?? null,
       thinking: browsing ? null : this.progress?.move ?? null,
+      watching: this.token === null,
     });
     this.review.render();
     $("#game-title").textContent = describe(s);
@@ -301,8 +326,9 @@ class GameView {
     // Scores are from the searching side's point of view: say which side that was.
     const index = search ? s.moves.findIndex(([x, y]) => x === search.move[0] && y === search.move[1]) : -1;
     const side = index < 0 ? "" : ` for ${index % 2 === 0 ? "black" : "white"}`;
+    const waited = search?.queued_ms >= 100 ? ` (waited ${(search.queued_ms / 1000).toFixed(1)} s)` : "";
     $("#engine-eval").textContent = search
-      ? `${search.score_text}${side} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s` : "–";
+      ? `${search.score_text}${side} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s${waited}` : "–";
     const stone = $("#status-stone");
     let text;
     if (s.outcome) {
@@ -317,16 +343,22 @@ class GameView {
       text = `${capital(s.to_move)} to move · ${who}`;
     }
     $("#status-text").textContent = text;
+    $("#watching").hidden = this.token !== null;
     $("#thinking").hidden = !s.thinking;
+    $("#thinking").classList.toggle("waiting", s.waiting);
+    $("#thinking-label").textContent = s.waiting ? "Waiting for a free engine…" : "Computer is thinking…";
     $("#thinking-progress").textContent = this.progress ? progressText(this.progress, s) : "";
     const humanToMove = !s.outcome && s.players[s.to_move] === "human";
-    $("#hint").disabled = !humanToMove || this.hintPending;
+    const playing = this.token !== null;
+    $("#hint").disabled = !playing || !humanToMove || this.hintPending;
     // Undo takes back a human move: none yet (e.g. only the computer's opening), nothing to undo.
-    $("#undo").disabled = !s.moves.some((_, i) => s.players[i % 2 === 0 ? "black" : "white"] === "human");
+    $("#undo").disabled = !playing
+      || !s.moves.some((_, i) => s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
     $("#hint-text").textContent = this.hint
-      ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})` : "";
+      ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})`
+      : this.shareLink ? `Link to watch this game: ${this.shareLink}` : "";
   }
 
   humans() {
@@ -358,10 +390,14 @@ class GameView {
   play([x, y]) {
     if (this.review.play([x, y])) return;  // an earlier point or a variation: not the game
     const id = this.id;
+    if (this.token === null) {
+      toast("You are watching this game: only its players can move.");
+      return;
+    }
     this.sending = (this.sending ?? Promise.resolve()).then(async () => {
       if (this.id !== id) return;
       try {
-        this.apply(await post(`/gomoku/games/${id}/moves`, { x, y }));
+        this.apply(await post(`/gomoku/games/${id}/moves`, { x, y }, this.token));
       } catch (error) {
         showError(error);
       }
@@ -370,9 +406,21 @@ class GameView {
 
   async undo() {
     try {
-      this.apply(await post(`/gomoku/games/${this.id}/undo`));
+      this.apply(await post(`/gomoku/games/${this.id}/undo`, undefined, this.token));
     } catch (error) {
       showError(error);
+    }
+  }
+
+  // A link without the player token: whoever opens it watches the game live.
+  async share() {
+    const link = `${location.origin}${location.pathname}#/gomoku/${this.id}`;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast("Link copied: whoever opens it can watch this game live, not play in it.");
+    } catch {
+      this.shareLink = link;  // no clipboard (a plain-http address on the network): show it
+      this.render();
     }
   }
 

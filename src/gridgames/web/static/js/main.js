@@ -3,6 +3,7 @@
 import { showSetup, showGame, leaveGame, recentGames } from "./gomoku.js";
 import { showQueens } from "./queens.js";
 import { $ } from "./ui.js";
+import { onBusy } from "./api.js";
 
 const VIEWS = ["home", "setup", "game", "queens"];
 
@@ -57,6 +58,13 @@ function route() {
 for (const button of document.querySelectorAll("[data-file]")) {
   button.addEventListener("click", () => $(button.dataset.file).click());
 }
+
+// Every engine busy (429): the request is retried by itself; say so meanwhile.
+onBusy((seconds) => {
+  const note = $("#busy");
+  note.hidden = seconds === null;
+  if (seconds !== null) note.textContent = `The server is busy: trying again in ${seconds} s…`;
+});
 
 window.addEventListener("hashchange", route);
 route();

@@ -244,7 +244,8 @@ export class ReviewPanel {
     const id = this.view.id;
     $("#review-start").disabled = true;
     try {
-      const status = await post(`/gomoku/games/${id}/review`, { time_ms: REVIEW_TIME_MS });
+      const status = await post(`/gomoku/games/${id}/review`, { time_ms: REVIEW_TIME_MS },
+        this.view.token);
       this.reviewState = status.state;
       this.showProgress(status.done, status.total);
       this.poll(id);

@@ -1,0 +1,253 @@
+"""Player tokens, the engine queue, security headers and request bounds (real workers, SQLite)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+from web_helpers import (
+    GAMES,
+    created,
+    free_port,
+    gridgames_command,
+    new_game,
+    play,
+    player,
+    wait_for,
+)
+
+from gridgames.gomoku import Board
+from gridgames.gomoku.ai import MAX_LEVEL, Limit
+from gridgames.queens import count_solutions
+from gridgames.web import create_app
+from gridgames.web.app import STATIC
+from gridgames.web.engine import EngineBusyError, EnginePool
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["error"] == code and body["detail"]
+    return body
+
+
+# -- player tokens -----------------------------------------------------------------
+
+
+def test_only_the_player_token_changes_a_game(client: TestClient) -> None:
+    state = new_game(client)
+    game_id, token = state["id"], state["token"]
+    assert len(token) >= 30
+    assert "token" not in client.get(f"{GAMES}/{game_id}").json()  # spectators never see it
+    moves = f"{GAMES}/{game_id}/moves"
+    wrong = {"Authorization": "Bearer " + token[:-1] + ("A" if token[-1] != "A" else "B")}
+    for headers in ({}, wrong, {"Authorization": token}, {"Authorization": "Bearer "}):
+        body = assert_error(client.post(moves, json={"x": 1, "y": 1}, headers=headers),
+                            403, "not_a_player")
+        assert "Authorization: Bearer" in body["detail"]
+        assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=headers), 403, "not_a_player")
+        assert_error(client.delete(f"{GAMES}/{game_id}", headers=headers), 403, "not_a_player")
+    assert client.get(f"{GAMES}/{game_id}").json()["moves"] == []
+    play(client, game_id, 1, 1)
+    # Another game's token is no key to this one.
+    other = new_game(client)
+    assert_error(client.post(moves, json={"x": 2, "y": 2}, headers=player(other["id"])),
+                 403, "not_a_player")
+    assert client.delete(f"{GAMES}/{game_id}", headers=player(game_id)).status_code == 204
+
+
+def test_imported_games_get_their_own_token(client: TestClient) -> None:
+    state = created(client.post(f"{GAMES}/import",
+                                json={"text": "Piskvorky 9x9, 0:0, 0\n5,5,0\n"}))
+    assert state["token"] and state["moves"] == [[4, 4]]
+    assert_error(client.post(f"{GAMES}/{state['id']}/moves", json={"x": 1, "y": 1}),
+                 403, "not_a_player")
+    play(client, state["id"], 1, 1)
+
+
+def test_tokens_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, workers=1)) as first:
+        state = new_game(first)
+    with TestClient(create_app(db, workers=1)) as second:
+        moves = f"{GAMES}/{state['id']}/moves"
+        assert_error(second.post(moves, json={"x": 1, "y": 1}), 403, "not_a_player")
+        play(second, state["id"], 1, 1)
+    # Only a hash is saved: the token itself is nowhere in the database file.
+    assert state["token"].encode() not in db.read_bytes()
+
+
+# -- the queue -----------------------------------------------------------------------
+
+
+def test_moves_past_the_queue_bound_get_429_and_the_game_is_unchanged(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", workers=1, queue_limit=1)) as client:
+        games = [new_game(client, white="computer", level=MAX_LEVEL, time_ms=3000)["id"]
+                 for _ in range(3)]
+        play(client, games[0], 4, 4)  # searching
+        wait_for(client, games[0], lambda s: not s["waiting"], timeout=30)
+        queued = play(client, games[1], 4, 4)  # waits for the worker
+        assert queued["thinking"] and queued["waiting"]
+        refused = client.post(f"{GAMES}/{games[2]}/moves", json={"x": 4, "y": 4},
+                              headers=player(games[2]))
+        assert_error(refused, 429, "busy")
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert client.get(f"{GAMES}/{games[2]}").json()["moves"] == []
+        # Plain requests are still answered at once.
+        started = time.monotonic()
+        assert client.get(f"{GAMES}/{games[1]}").status_code == 200
+        assert client.get("/api/gomoku/options").status_code == 200
+        assert time.monotonic() - started < 0.5
+        # Once the queue moves on, the game waiting in it is searched.
+        client.post(f"{GAMES}/{games[0]}/undo", headers=player(games[0]))
+        state = wait_for(client, games[1], lambda s: len(s["moves"]) == 2, timeout=30)
+        search = state["last_search"]
+        assert search["time_ms"] <= 3000 + 100
+        assert search["queued_ms"] >= 0
+
+
+def test_moves_go_before_background_jobs_and_games_take_turns() -> None:
+    async def scenario() -> list[str]:
+        pool = EnginePool(1, queue_limit=10)
+        pool.start()
+        await pool.run(count_solutions, 6)  # the worker is up
+        board = Board(15, 15)
+        board.push((7, 7))
+        finished: list[str] = []
+
+        async def move(name: str, key: str, ms: int) -> None:
+            searched = await pool.search(board, Limit(time_ms=ms), key=key)
+            assert searched.result.time_ms <= ms + 100
+            finished.append(name)
+
+        async def background(name: str) -> None:
+            await pool.run(count_solutions, 8, key="client")
+            finished.append(name)
+
+        try:
+            tasks = [asyncio.create_task(move("a1", "a", 600))]
+            await asyncio.sleep(0.2)  # a1 runs; the rest wait
+            tasks.append(asyncio.create_task(background("queens")))
+            await asyncio.sleep(0.05)
+            tasks += [asyncio.create_task(move("a2", "a", 100)),
+                      asyncio.create_task(move("a3", "a", 100))]
+            await asyncio.sleep(0.05)
+            tasks.append(asyncio.create_task(move("b1", "b", 100)))
+            await asyncio.sleep(0.05)
+            assert pool.waiting() == 4 and pool.running == 1
+            await asyncio.gather(*tasks)
+        finally:
+            pool.shutdown()
+        return finished
+
+    assert asyncio.run(scenario()) == ["a1", "a2", "b1", "a3", "queens"]
+
+
+def test_background_jobs_past_their_bound_are_refused() -> None:
+    async def scenario() -> None:
+        pool = EnginePool(1, queue_limit=8)  # two background jobs may wait
+        pool.start()
+        try:
+            running = asyncio.create_task(pool.run(count_solutions, 11))
+            waiting = [asyncio.create_task(pool.run(count_solutions, 6)) for _ in range(2)]
+            await asyncio.sleep(0)
+            try:
+                await pool.run(count_solutions, 6)
+            except EngineBusyError as error:
+                assert error.retry_after >= 1 and "waiting" in str(error)
+            else:
+                raise AssertionError("a third waiting job was accepted")
+            await asyncio.gather(running, *waiting)
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_killed_worker_is_replaced_and_the_move_answered(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", workers=1)) as client:
+        engine: EnginePool = client.app.state.engine  # type: ignore[attr-defined]
+        game_id = new_game(client, white="computer", level=MAX_LEVEL, time_ms=2000)["id"]
+        play(client, game_id, 4, 4)
+        wait_for(client, game_id, lambda s: not s["waiting"], timeout=30)
+        time.sleep(0.3)
+        [pid] = engine.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        state = wait_for(client, game_id, lambda s: len(s["moves"]) == 2, timeout=60)
+        assert engine.restarts == 1 and engine.worker_pids() != [pid]
+        assert state["last_search"]["time_ms"] <= 2000 + 100
+        # The new worker plays on.
+        play(client, game_id, 0, 0)
+        wait_for(client, game_id, lambda s: len(s["moves"]) == 4, timeout=30)
+
+
+# -- bounds and headers ---------------------------------------------------------------
+
+
+def test_security_headers_on_pages_and_api(client: TestClient) -> None:
+    for path in ("/", "/js/main.js", "/api/gomoku/options", f"{GAMES}/missing"):
+        headers = client.get(path).headers
+        policy = headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+
+
+def test_the_page_has_no_inline_scripts_or_styles() -> None:
+    """What the Content-Security-Policy would block."""
+    html = (STATIC / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert "<style" not in html and not re.search(r"\sstyle=", html)
+    assert not re.search(r"\son[a-z]+=", html)  # inline event handlers
+    for script in (STATIC / "js").glob("*.js"):
+        text = script.read_text()
+        assert not re.search(r"style=|setAttribute\(\s*[\"']style", text), script.name
+
+
+def test_request_bodies_are_limited(client: TestClient) -> None:
+    big = "x" * (300 * 1024)
+    body = assert_error(client.post(f"{GAMES}/import", json={"text": big}), 413,
+                        "body_too_large")
+    assert "bytes" in body["detail"]
+    # A legitimate large record still fits.
+    assert_error(client.post(f"{GAMES}/import", json={"text": "y" * 150_000}), 422, "bad_record")
+
+
+def test_costly_requests_are_bounded(client: TestClient) -> None:
+    assert_error(client.get("/api/queens/count", params={"n": 17}), 422, "invalid_request")
+    assert_error(client.post("/api/queens/solve", json={"n": 33}), 422, "invalid_request")
+    assert_error(client.post(GAMES, json={"width": 61}), 422, "invalid_request")
+    assert_error(client.post(GAMES, json={"time_ms": 60_001}), 422, "invalid_request")
+    assert_error(client.post(GAMES, json={"level": MAX_LEVEL + 1}), 422, "invalid_request")
+
+
+def test_serving_on_every_address_warns(tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [*gridgames_command(), "serve", "--host", "0.0.0.0", "--port", str(port),
+         "--db", str(tmp_path / "games.sqlite3"), "--workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/gomoku/options").is_success:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert "reachable from the network" in stderr and "--host 127.0.0.1" in stderr
+    quiet = subprocess.run([*gridgames_command(), "serve", "--workers", "0"],
+                           capture_output=True, text=True, timeout=60)
+    assert quiet.returncode == 2 and "--workers" in quiet.stderr

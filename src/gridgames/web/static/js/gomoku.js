@@ -45,6 +45,8 @@ function remember(state) {
 
 function forget(id) {
   localStorage.setItem(RECENT_KEY, JSON.stringify(recentGames().filter((g) => g.id !== id)));
+  const { [id]: _gone, ...kept } = tokens();
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(kept));
 }
 
 // -- player tokens: a game's link without its token only watches --------------------

@@ -104,14 +104,17 @@ def installed(release: Release, tmp_path_factory: pytest.TempPathFactory) -> Ite
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     bin_dir = venv / "bin"
+    # Nothing of the calling environment may make the source tree importable.
+    clean = {key: value for key, value in os.environ.items()
+             if not key.startswith(("PYTHON", "VIRTUAL_ENV"))}
     pip = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet",
-                          str(release.wheel)], capture_output=True, text=True, timeout=900)
+                          str(release.wheel)], env=clean, capture_output=True, text=True,
+                         timeout=900)
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     empty = base / "empty"
     empty.mkdir()
     home = base / "home"
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PYTHON", "VIRTUAL_ENV", "XDG_", "NUMBA_"))}
+    env = {key: value for key, value in clean.items() if not key.startswith(("XDG_", "NUMBA_"))}
     env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"),
                XDG_CACHE_HOME=str(home / "cache"), XDG_CONFIG_HOME=str(home / "config"),
                PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", NO_COLOR="1")

@@ -212,6 +212,10 @@ def shot(tab: Any, name: str) -> None:
 def test_browser_review_graph_navigation_variation_and_candidates(page):
     tab, server = page
     game = import_game(server.http)
+    # the page holds the player's token, as it would had it imported the game itself
+    tab.goto("/")
+    tab.evaluate("([id, token]) => localStorage.setItem('gridgames.gomoku.tokens', "
+                 "JSON.stringify({[id]: token}))", [game["id"], game["token"]])
     tab.goto(f"/#/gomoku/{game['id']}")
     tab.wait_for_selector("#board .stones-layer .stone", state="attached")
     assert stones(tab) == 13

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -25,6 +26,9 @@ from gridgames.web.games import GameError, GomokuService
 from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
+# How long start-up waits for the engine workers to load the engine before it says
+# it is ready anyway (a worker that never comes up is replaced on its first job).
+WORKERS_READY_S = 120.0
 
 # Core errors without a code of their own: (status, code), most specific first.
 _CORE_ERRORS: tuple[tuple[type[ValueError], int, str], ...] = (
@@ -89,13 +93,15 @@ def _warm_up_rules() -> None:
 
 
 def create_app(db_path: str | Path | None = None, *, workers: int = 2,
-               queue_limit: int | None = None, max_body_bytes: int = MAX_BODY_BYTES) -> FastAPI:
+               queue_limit: int | None = None, max_body_bytes: int = MAX_BODY_BYTES,
+               on_ready: Callable[[], None] | None = None) -> FastAPI:
     """The app, saving games in ``db_path`` (default: the user's data folder) and
     running the engine in ``workers`` processes.
 
     At most ``queue_limit`` game moves wait for an engine (default: 4 per worker);
     past it, moves get 429 with Retry-After. Request bodies are limited to
-    ``max_body_bytes``.
+    ``max_body_bytes``. ``on_ready`` is called once the engine workers have loaded
+    the engine, before the first request is served.
     """
 
     @asynccontextmanager
@@ -114,6 +120,9 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
         gc.collect()
         gc.freeze()
         await service.start()
+        if on_ready is not None:
+            await asyncio.to_thread(engine.wait_ready, WORKERS_READY_S)
+            on_ready()
         try:
             yield
         finally:

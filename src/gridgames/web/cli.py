@@ -69,15 +69,18 @@ def run(args: argparse.Namespace) -> int:
     prepare(KERNEL_GROUPS + QUEENS_GROUPS, stderr_report())
 
     db = args.db or default_path()
-    app = create_app(db, workers=args.workers, queue_limit=args.queue_limit)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"gridgames is running at http://{host}:{sock.getsockname()[1]}/", flush=True)
-    print(f"games are saved in {db}; press Ctrl+C to stop", flush=True)
-    if args.host not in LOOPBACK:
-        print(f"warning: listening on {args.host}, so the server is reachable from the "
-              "network: anyone who can reach this port can watch games, start games and use "
-              "the engines. Use --host 127.0.0.1 to keep it on this machine.",
-              file=sys.stderr, flush=True)
+
+    def announce() -> None:  # once the engine workers are ready: the first move is quick
+        print(f"gridgames is running at http://{host}:{sock.getsockname()[1]}/", flush=True)
+        print(f"games are saved in {db}; press Ctrl+C to stop", flush=True)
+        if args.host not in LOOPBACK:
+            print(f"warning: listening on {args.host}, so the server is reachable from the "
+                  "network: anyone who can reach this port can watch games, start games and "
+                  "use the engines. Use --host 127.0.0.1 to keep it on this machine.",
+                  file=sys.stderr, flush=True)
+
+    app = create_app(db, workers=args.workers, queue_limit=args.queue_limit, on_ready=announce)
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws="auto")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])

@@ -19,6 +19,7 @@ with spawned processes).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import itertools
 import logging
@@ -235,6 +236,7 @@ class EnginePool:
         # job number -> (event loop, callback) for searches that want their progress
         self._listeners: dict[int, tuple[asyncio.AbstractEventLoop, InfoCallback]] = {}
         self._reader: threading.Thread | None = None
+        self._warming: list[Future[bool]] = []
         self._queue: FairQueue[_Job] = FairQueue()
         self._running = 0
         self._run_ms = 500.0  # a running mean of job times, for Retry-After
@@ -248,12 +250,15 @@ class EnginePool:
             self.workers, mp_context=self._ctx, initializer=_init_worker,
             initargs=(self._flags, self._progress, self.search_threads),
         )
-        for _ in range(self.workers):
-            self._executor.submit(_ping)
+        self._warming = [self._executor.submit(_ping) for _ in range(self.workers)]
         if self._reader is None:
             self._reader = threading.Thread(target=self._read_progress, name="engine-progress",
                                             daemon=True)
             self._reader.start()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait until the workers started by :meth:`start` have loaded the engine."""
+        return not concurrent.futures.wait(self._warming, timeout).not_done
 
     def worker_pids(self) -> list[int]:
         """The workers' process ids (for tests and load scenarios that kill one)."""

@@ -200,9 +200,7 @@ def _load_board_updates() -> None:
 
 def _load_threat_search() -> None:
     pos = load_position(_sample_board())
-    side = int(pos.info[P.I_SIDE])
-    S.vcf(pos, 0, 4, side, 1)
-    S.vct(pos, 0, 2, side)
+    S.root_threat_search(pos, 4, 2)
 
 
 def _load_alpha_beta() -> None:
@@ -403,10 +401,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         if multipv == 1:
             # threat-space search first: a forced win by fours, then by fours and threes
             info[P.I_VCF_LIMIT] = _threat_budget(limit)
-            side = int(info[P.I_SIDE])
-            plies = int(S.vcf(pos, 0, ROOT_VCF_DEPTH, side, 1))
-            if plies == 0 and not info[P.I_ABORT]:
-                plies = int(S.vct(pos, 0, ROOT_VCT_DEPTH, side))
+            plies = int(S.root_threat_search(pos, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH))
             info[P.I_VCF_LIMIT] = 0
             if plies > 0:
                 first = int(info[P.I_VCF_MOVE])

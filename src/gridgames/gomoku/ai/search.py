@@ -142,7 +142,7 @@ def find_cells(pos, color, min_class, max_class, out):
     return n
 
 
-@kernel
+@inlined
 def _five_cell(pos, color):
     """One cell where ``color`` makes a five (-1 if none)."""
     stride = pos.info[I_STRIDE]
@@ -157,7 +157,7 @@ def _five_cell(pos, color):
     return -1
 
 
-@kernel
+@inlined
 def _legal_flex4(pos, color):
     """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
 
@@ -222,7 +222,7 @@ def _sort_by_value(pos, ply, n, color):
         values[j + 1] = v
 
 
-@kernel
+@inlined
 def _block_that_is_a_four(pos, me):
     """The attacker's move when the opponent threatens a five: the single block,
     if it is also a four of ours (a threat search goes on only with fours);
@@ -240,7 +240,7 @@ def _block_that_is_a_four(pos, me):
 # VCF: victory by continuous fours
 
 
-@kernel
+@inlined
 def _threat_cache_probe(pos, key, ply, depth_left):
     """What a threat search knows of ``key``: plies to the win, 0 for a failure tried at
     least as deep, -1 when nothing (a win holds at any depth; at the root, always -1)."""
@@ -256,7 +256,7 @@ def _threat_cache_probe(pos, key, ply, depth_left):
     return -1
 
 
-@kernel
+@inlined
 def _threat_cache_store(pos, key, result, depth_left):
     if pos.info[I_ABORT] != 0 or (result == 0 and _threat_budget_spent(pos)):
         return  # a search cut short proves nothing
@@ -266,7 +266,7 @@ def _threat_cache_store(pos, key, result, depth_left):
     pos.vcf_cache[slot, 1] = entry
 
 
-@kernel
+@inlined
 def _attacker_settled(pos, ply, depth_left, ply_margin):
     """A threat search's attacker node decided without looking at moves: 1 when the
     attacker has a five to play (left in ``info[I_VCF_MOVE]`` at ply 0), 0 when the
@@ -312,7 +312,6 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     that make nothing on another line are skipped: wins that need several of
     them to build up a new line are missed.
     """
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -387,7 +386,6 @@ def vct(pos, ply, depth_left, attacker):
     its own (a superset of the real defences), so a win found here is a real
     win. At ply 0 the winning first move is left in ``info[I_VCF_MOVE]``.
     """
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -653,7 +651,7 @@ def _tt_worth(pos, entry):
     return _entry_depth(entry) + (256 if _entry_is_current(pos, entry) else 0)
 
 
-@kernel
+@inlined
 def _tt_store(pos, key, depth, score, flag, move, ply):
     i = _tt_slot(pos, key)
     if i >= 0:
@@ -903,6 +901,19 @@ def negamax(pos, alpha, beta, depth, ply):
         flag = UPPER
     _tt_store(pos, key, depth, best, flag, best_move, ply)
     return best
+
+
+@kernel
+def root_threat_search(pos, vcf_depth, vct_depth):
+    """Plies to a win for the side to move by continuous fours, else by fours and
+    threes; 0 if neither is found. The winning first move is left in
+    ``info[I_VCF_MOVE]``."""
+    pos = borrow(pos)  # called from Python: the search runs on lent arrays
+    me = pos.info[I_SIDE]
+    plies = vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
+    if plies == 0 and pos.info[I_ABORT] == 0:
+        plies = vct(pos, np.int64(0), vct_depth, me)
+    return plies
 
 
 @kernel

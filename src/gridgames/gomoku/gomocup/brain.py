@@ -76,7 +76,7 @@ MIN_MEMORY = 64 << 20
 MAX_THREADS = 8
 # How long START waits for the search's kernels (a first run compiles them); after
 # that it answers, and moves are instant ones until they are ready.
-START_WAIT_S = 10.0
+START_WAIT_S = 8.0
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 # Commands that take the lines up to DONE.
 BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")

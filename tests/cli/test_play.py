@@ -250,7 +250,7 @@ def test_a_game_against_the_computer_as_the_docs_show_it(tmp_path):
     """The screen after a move and the computer's reply, kept as text for the docs
     (in test-artifacts/, and in docs/img/ when GRIDGAMES_DOCS_IMAGES=1)."""
     child = spawn("--mode", "human-computer", "--level", "2", "--time", "1", "--rule", "renju",
-                  "--moves", "h8 i9 h9 i10", cwd=tmp_path)
+                  "--size", "15", "--moves", "h8 i9 h9 i10", cwd=tmp_path)
     move(child, P1, "6 H")
     child.expect_exact(f"{P1} make a move: ", timeout=ENGINE_TIMEOUT)
     screen = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before)
@@ -260,7 +260,7 @@ def test_a_game_against_the_computer_as_the_docs_show_it(tmp_path):
     lines = [line.split("\r")[-1] for line in lines]
     start = max(i for i, line in enumerate(lines) if line.startswith("Computer (x) plays"))
     capture = "\n".join(["$ gridgames play --mode human-computer --level 2 --rule renju "
-                          '--moves "h8 i9 h9 i10"', "...", f"{P1} make a move: 6 H", "",
+                          '--size 15 --moves "h8 i9 h9 i10"', "...", f"{P1} make a move: 6 H", "",
                           *lines[start:], f"{P1} make a move: "]) + "\n"
     assert "[x]" in next(line for line in lines[start:] if line.startswith(f"{reply[1]} "))
     board_rows = [line for line in lines[start:] if re.match(r"\d+ ", line)]

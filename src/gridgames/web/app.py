@@ -23,6 +23,7 @@ from gridgames.store import GameStore
 from gridgames.web import api, review
 from gridgames.web.engine import EngineBusyError, EnginePool
 from gridgames.web.games import GameError, GomokuService
+from gridgames.web.schemas import ErrorBody
 from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
@@ -161,7 +162,10 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
     app.add_exception_handler(EngineBusyError, engine_busy)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
-    app.include_router(api.router)
-    app.include_router(review.router)
+    # Any request whose body passes the limit is refused (BodyLimit) before its route runs.
+    too_large: dict[int | str, dict[str, object]] = {
+        413: {"model": ErrorBody, "description": "the request body is larger than allowed"}}
+    app.include_router(api.router, responses=too_large)
+    app.include_router(review.router, responses=too_large)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
     return app

@@ -172,6 +172,34 @@ def test_background_jobs_past_their_bound_are_refused() -> None:
     asyncio.run(scenario())
 
 
+def test_a_background_job_that_waits_too_long_is_refused() -> None:
+    async def scenario() -> None:
+        pool = EnginePool(1, queue_limit=8)
+        pool.start()
+        try:
+            await pool.run(count_solutions, 6)  # the worker is up
+            pool.background_wait_s = 0.5
+            board = Board(15, 15)
+            board.push((7, 7))
+            move = asyncio.create_task(pool.search(board, Limit(time_ms=1500), key="game"))
+            await asyncio.sleep(0.1)  # the move holds the only worker
+            started = time.monotonic()
+            try:
+                await pool.run(count_solutions, 6, key="client")
+            except EngineBusyError as error:
+                assert error.retry_after >= 1 and "given up" in str(error)
+            else:
+                raise AssertionError("the job waited past its limit")
+            assert time.monotonic() - started < 1.2
+            assert pool.waiting() == 0  # it left the queue
+            await move
+            assert (await pool.run(count_solutions, 8))[0] == 92  # the pool goes on
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
 def test_a_killed_worker_is_replaced_and_the_move_answered(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "games.sqlite3", workers=1)) as client:
         engine: EnginePool = client.app.state.engine  # type: ignore[attr-defined]

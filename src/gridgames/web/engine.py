@@ -50,6 +50,8 @@ BACKGROUND = 1  # hints, analyses, queens puzzles
 PRIORITIES = (MOVE, BACKGROUND)
 # A job whose worker died is started again at most this many times.
 MAX_ATTEMPTS = 3
+# The longest a hint, analysis or queens request waits and runs before it is refused.
+BACKGROUND_WAIT_S = 30.0
 
 _flags: Any = None  # in a worker: the shared stop flags
 _progress: Any = None  # in a worker: the queue for search progress
@@ -219,8 +221,10 @@ class EnginePool:
     and queens puzzles may have a quarter of that waiting (at least two).
     """
 
-    def __init__(self, workers: int = 2, *, queue_limit: int | None = None) -> None:
+    def __init__(self, workers: int = 2, *, queue_limit: int | None = None,
+                 background_wait_s: float = BACKGROUND_WAIT_S) -> None:
         self.workers = max(1, workers)
+        self.background_wait_s = background_wait_s
         self.queue_limit = max(1, queue_limit if queue_limit is not None else 4 * self.workers)
         self.background_limit = max(2, self.queue_limit // 4)
         # The cores shared out between the workers' searches (a helper thread only
@@ -497,9 +501,22 @@ class EnginePool:
 
     async def run(self, func: Callable[..., T], *args: Any, key: str = "",
                   priority: int = BACKGROUND, bounded: bool = True) -> tuple[T, float]:
-        """Run ``func(*args)`` in a worker; returns its value and its run time in ms."""
+        """Run ``func(*args)`` in a worker; returns its value and its run time in ms.
+
+        A bounded background job that has not finished within ``background_wait_s``
+        (the game moves before it keep the workers busy) is given up: 429, try later.
+        """
         job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded)
-        value, elapsed, _ = await self._wait(job)
+        if not bounded or priority == MOVE:
+            value, elapsed, _ = await self._wait(job)
+            return value, elapsed
+        try:
+            value, elapsed, _ = await asyncio.wait_for(self._wait(job), self.background_wait_s)
+        except TimeoutError:
+            raise EngineBusyError(
+                f"the engines are busy with games; this request waited "
+                f"{self.background_wait_s:g} s and was given up", self.retry_after()
+            ) from None
         return value, elapsed
 
     def _release(self, slot: int) -> None:

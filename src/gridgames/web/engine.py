@@ -480,7 +480,7 @@ class EnginePool:
             except BaseException:
                 self._release(slot)
                 raise
-            result, run_ms, started_wall = await self._wait(job)
+            result, run_ms, started_wall = await self._wait_limited(job, bounded)
             queued_ms = max(0, round((started_wall - job.queued_wall) * 1000))
             # The search's time as the worker saw it, from taking the job to its answer
             # (setting the board up included), if that is longer than the engine's own.
@@ -505,19 +505,23 @@ class EnginePool:
 
         A bounded background job that has not finished within ``background_wait_s``
         (the game moves before it keep the workers busy) is given up: 429, try later.
+        The same holds for :meth:`search`.
         """
         job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded)
-        if not bounded or priority == MOVE:
-            value, elapsed, _ = await self._wait(job)
-            return value, elapsed
+        value, elapsed, _ = await self._wait_limited(job, bounded)
+        return value, elapsed
+
+    async def _wait_limited(self, job: _Job, bounded: bool) -> tuple[Any, float, float]:
+        """:meth:`_wait`; a bounded background job is given up after ``background_wait_s``."""
+        if not bounded or job.priority == MOVE:
+            return await self._wait(job)
         try:
-            value, elapsed, _ = await asyncio.wait_for(self._wait(job), self.background_wait_s)
+            return await asyncio.wait_for(self._wait(job), self.background_wait_s)
         except TimeoutError:
             raise EngineBusyError(
                 f"the engines are busy with games; this request waited "
                 f"{self.background_wait_s:g} s and was given up", self.retry_after()
             ) from None
-        return value, elapsed
 
     def _release(self, slot: int) -> None:
         with self._lock:

@@ -79,6 +79,15 @@ def near_moves(board: Board) -> list[tuple[int, int]]:
             if any(abs(m[0] - s[0]) <= 2 and abs(m[1] - s[1]) <= 2 for s in board.move_stack)]
 
 
+def opening_board(rng: random.Random, openings: list, rule: Rule) -> Board:
+    """A 15x15 self-play start: a shipped opening and up to two random moves near it."""
+    board = Board(15, rule=rule)
+    board.push_many(centred(rng.choice(openings), 15, 15) or [])
+    for _ in range(rng.randrange(3)):
+        board.push(rng.choice(near_moves(board)))
+    return board
+
+
 def game_record(board: Board) -> dict:
     """The line ``generate`` writes for a finished game: rule, size, moves and winner."""
     outcome = board.outcome()
@@ -96,10 +105,7 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
     games = 0
     with open(out, "a", encoding="utf-8") as file:
         while time.monotonic() < deadline:
-            board = Board(15, rule=rule)
-            board.push_many(centred(rng.choice(openings), 15, 15) or [])
-            for _ in range(rng.randrange(3)):
-                board.push(rng.choice(near_moves(board)))
+            board = opening_board(rng, openings, rule)
             while board.outcome() is None and len(board.move_stack) < board.width * board.height:
                 board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
             file.write(json.dumps(game_record(board)) + "\n")

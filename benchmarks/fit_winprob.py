@@ -26,19 +26,15 @@ import random
 import time
 from pathlib import Path
 
+from fit_eval import opening_board  # beside this script
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.analysis import MATE_BOUND
-from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.gomocup.openings import default_openings
 from gridgames.gomoku.records import RecordError, load
 
 # The first moves of a game say little about its result and are scored 0 by the engine.
 SKIP_PLIES = 4
-
-
-def near_moves(board: Board) -> list[tuple[int, int]]:
-    return [m for m in board.legal_moves
-            if any(abs(m[0] - s[0]) <= 2 and abs(m[1] - s[1]) <= 2 for s in board.move_stack)]
 
 
 def play(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
@@ -49,10 +45,7 @@ def play(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
     games = 0
     with open(out, "a", encoding="utf-8") as file:
         while time.monotonic() < deadline:
-            board = Board(15, rule=rule)
-            board.push_many(centred(rng.choice(openings), 15, 15) or [])
-            for _ in range(rng.randrange(3)):
-                board.push(rng.choice(near_moves(board)))
+            board = opening_board(rng, openings, rule)
             scores: list[int | None] = [None] * len(board.move_stack)
             while board.outcome() is None and board.legal_moves:
                 result = think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30))

@@ -32,6 +32,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -97,17 +98,29 @@ def game_record(board: Board) -> dict:
             "winner": winner.name.lower() if winner else None}
 
 
-def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
+def self_play(minutes: float, nodes: int, rule: Rule, seed: int
+              ) -> Iterator[tuple[Board, list[int | None]]]:
+    """Engine games from the shipped openings until ``minutes`` have passed: each
+    finished board, with the engine's score before every move (None before the
+    opening's own moves)."""
     warm_up()
     rng = random.Random(seed)
     openings = default_openings()
     deadline = time.monotonic() + 60 * minutes
+    while time.monotonic() < deadline:
+        board = opening_board(rng, openings, rule)
+        scores: list[int | None] = [None] * len(board.move_stack)
+        while board.outcome() is None and board.legal_moves:
+            result = think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30))
+            scores.append(result.score)
+            board.push(result.move)
+        yield board, scores
+
+
+def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
     games = 0
     with open(out, "a", encoding="utf-8") as file:
-        while time.monotonic() < deadline:
-            board = opening_board(rng, openings, rule)
-            while board.outcome() is None and len(board.move_stack) < board.width * board.height:
-                board.push(think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30)).move)
+        for board, _ in self_play(minutes, nodes, rule, seed):
             file.write(json.dumps(game_record(board)) + "\n")
             games += 1
             file.flush()

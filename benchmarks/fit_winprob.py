@@ -22,15 +22,13 @@ import argparse
 import json
 import math
 import platform
-import random
 import time
 from pathlib import Path
 
-from fit_eval import opening_board  # beside this script
+from fit_eval import self_play  # beside this script
 from gridgames.gomoku import Board, Color, Rule
-from gridgames.gomoku.ai import Limit, think, warm_up
+from gridgames.gomoku.ai import Limit, think
 from gridgames.gomoku.analysis import MATE_BOUND
-from gridgames.gomoku.gomocup.openings import default_openings
 from gridgames.gomoku.records import RecordError, load
 
 # The first moves of a game say little about its result and are scored 0 by the engine.
@@ -38,19 +36,9 @@ SKIP_PLIES = 4
 
 
 def play(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
-    warm_up()
-    rng = random.Random(seed)
-    openings = default_openings()
-    deadline = time.monotonic() + 60 * minutes
     games = 0
     with open(out, "a", encoding="utf-8") as file:
-        while time.monotonic() < deadline:
-            board = opening_board(rng, openings, rule)
-            scores: list[int | None] = [None] * len(board.move_stack)
-            while board.outcome() is None and board.legal_moves:
-                result = think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30))
-                scores.append(result.score)
-                board.push(result.move)
+        for board, scores in self_play(minutes, nodes, rule, seed):
             outcome = board.outcome()
             winner = outcome.winner if outcome is not None else None
             file.write(json.dumps({

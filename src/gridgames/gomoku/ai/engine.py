@@ -229,10 +229,12 @@ def warm_up(report: Report | None = None,
 
     ``report`` hears how far it has got (see :func:`gridgames.prepare.prepare`);
     :func:`gridgames.prepare.stderr_report` shows it on stderr when it compiles.
-    ``groups`` limits the work to some of :data:`KERNEL_GROUPS`.
+    ``groups`` limits the work to some of :data:`KERNEL_GROUPS`; groups this process
+    has already loaded are skipped.
     """
-    prepare(groups, report)
-    _loaded.update(group.name for group in groups)
+    missing = [group for group in groups if group.name not in _loaded]
+    prepare(missing, report)
+    _loaded.update(group.name for group in missing)
 
 
 def is_ready(groups: Sequence[KernelGroup] = KERNEL_GROUPS) -> bool:

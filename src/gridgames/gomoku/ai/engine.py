@@ -200,7 +200,9 @@ def _load_board_updates() -> None:
 
 def _load_threat_search() -> None:
     pos = load_position(_sample_board())
-    S.root_threat_search(pos, 4, 2)
+    me = int(pos.info[P.I_SIDE])
+    S.vcf(pos, 0, 4, me, 1)
+    S.vct(pos, 0, 2, me)
 
 
 def _load_alpha_beta() -> None:

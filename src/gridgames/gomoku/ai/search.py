@@ -56,7 +56,7 @@ from gridgames.gomoku.ai.position import (
     T_CLASS,
     T_EVAL_MOVER,
     T_VALUE,
-    borrow,
+    Position,
     inlined,
     is_forbidden,
     kernel,
@@ -868,13 +868,20 @@ def negamax(pos, alpha, beta, depth, ply):
                 continue
         pos.score_buf[ply, i] = SEARCHED
         make(pos, move)
-        if searched == 0:
-            score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
-        else:
+        # The first move in the full window; the others in a null window, reduced,
+        # and again in the full window if they beat alpha. One recursive call for
+        # all: numba types the whole function again for each one it finds.
+        full_window = searched == 0
+        reduction = 0
+        if not full_window:
             reduction = _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet)
-            score = -negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
-            if score > alpha and (reduction > 0 or pv_node):
-                score = -negamax(pos, -beta, -alpha, new_depth, ply + 1)
+        while True:
+            low, child_depth = (-beta, new_depth) if full_window else (
+                -alpha - 1, new_depth - reduction)
+            score = -negamax(pos, low, -alpha, child_depth, ply + 1)
+            if full_window or not (score > alpha and (reduction > 0 or pv_node)):
+                break
+            full_window = True
         unmake(pos)
         searched += 1
         if info[I_ABORT] != 0:
@@ -903,12 +910,11 @@ def negamax(pos, alpha, beta, depth, ply):
     return best
 
 
-@kernel
-def root_threat_search(pos, vcf_depth, vct_depth):
+@inlined
+def _root_threat_search(pos, vcf_depth, vct_depth):
     """Plies to a win for the side to move by continuous fours, else by fours and
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     me = pos.info[I_SIDE]
     plies = vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
     if plies == 0 and pos.info[I_ABORT] == 0:
@@ -916,13 +922,12 @@ def root_threat_search(pos, vcf_depth, vct_depth):
     return plies
 
 
-@kernel
-def prepare_root(pos):
+@inlined
+def _prepare_root(pos):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     info[I_AGE] = info[I_COUNT]
     me = info[I_SIDE]
@@ -947,13 +952,12 @@ def prepare_root(pos):
     return count
 
 
-@kernel
-def search_root(pos, depth, alpha, beta, skip):
+@inlined
+def _search_root(pos, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     n = info[I_ROOT_COUNT]
     best = -INF
@@ -1004,15 +1008,14 @@ def search_root(pos, depth, alpha, beta, skip):
     return best
 
 
-@kernel
-def drop_losing_root_moves(pos, depth, budget):
+@inlined
+def _drop_losing_root_moves(pos, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 
     Only moves after which a VCT is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
-    pos = borrow(pos)  # called from Python: the search runs on lent arrays
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -1048,3 +1051,52 @@ def drop_losing_root_moves(pos, depth, budget):
         pos.root[1, i] = -INF
     info[I_ROOT_COUNT] = kept
     return kept
+
+
+# The root tasks Python asks for, all through one kernel: numba optimises a kernel
+# together with every kernel it calls, so one entry point compiles the search once.
+_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT = range(4)
+
+
+@kernel
+def _root_task(pos, task, a, b, c, d):
+    if task == _SEARCH_ROOT:
+        return _search_root(pos, a, b, c, d)
+    if task == _PREPARE_ROOT:
+        return _prepare_root(pos)
+    if task == _ROOT_THREATS:
+        return _root_threat_search(pos, a, b)
+    return _drop_losing_root_moves(pos, a, b)
+
+
+def prepare_root(pos: Position) -> int:
+    """Fill the root move list (legal candidates, best-looking first); returns its length.
+
+    Returns -1 if the side to move has a five to play (then it is the first root move).
+    """
+    return int(_root_task(pos, _PREPARE_ROOT, 0, 0, 0, 0))
+
+
+def root_threat_search(pos: Position, vcf_depth: int, vct_depth: int) -> int:
+    """Plies to a win for the side to move by continuous fours, else by fours and
+    threes; 0 if neither is found. The winning first move is left in
+    ``info[I_VCF_MOVE]``."""
+    return int(_root_task(pos, _ROOT_THREATS, vcf_depth, vct_depth, 0, 0))
+
+
+def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> int:
+    """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
+
+    Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
+    """
+    return int(_root_task(pos, _SEARCH_ROOT, depth, alpha, beta, skip))
+
+
+def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
+    """If the opponent threatens a VCT, drop the root moves that leave it standing.
+
+    Only moves after which a VCT is actually found are dropped (such a find is a
+    proven loss); if every move loses, all are kept. Returns the number of root
+    moves left, or 0 when the opponent has no threat to answer.
+    """
+    return int(_root_task(pos, _DROP_LOSING, depth, budget, 0, 0))

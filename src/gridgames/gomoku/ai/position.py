@@ -18,13 +18,10 @@ A grid in the core layout is kept in sync, because the rule kernels
 from __future__ import annotations
 
 import mmap
-from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
@@ -46,9 +43,16 @@ from gridgames.gomoku.rules import (
 )
 
 # Small helpers are inlined; a division by zero (which never happens here) yields
-# zero instead of raising, so no kernel has an exception path to keep.
-kernel = njit(cache=True, nogil=True, error_model="numpy")
-inlined = njit(cache=True, nogil=True, error_model="numpy", inline="always")
+# zero instead of raising, so no kernel has an exception path to keep. The kernels
+# never allocate, so they are compiled without numba's memory runtime: the
+# position's twenty-odd arrays pass from call to call with no reference counts
+# (numba would count each one atomically at every call it does not inline), and
+# the compiled code is smaller and quicker to build. The rule kernels they call
+# keep the runtime, as they allocate. (``_nrt`` is numba's own option for this;
+# its type stubs leave it out, hence the dict.)
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
+kernel = njit(**_OPTIONS)
+inlined = njit(inline="always", **_OPTIONS)
 
 PAD = 5
 MAX_PLY = 128
@@ -113,38 +117,6 @@ class Position(NamedTuple):
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
     root: np.ndarray  # int32 (2, N): root moves and their scores
     vcf_cache: np.ndarray  # int64 (2**VCF_CACHE_BITS, 2): key ^ entry, entry (see search.vcf)
-
-
-def _lend(typingctx: Any, arrays: Any) -> Any:
-    """The same arrays, lent: views that hold no reference to their memory.
-
-    Every kernel call passes the position (twenty-odd arrays) along, and numba
-    counts a reference to each array on the way in and out of every call that it
-    does not inline, with atomic instructions. A lent array has no memory owner to
-    count (numba skips the count of a null owner), so the search runs on lent
-    views: each search kernel that Python calls lends itself the position first
-    (lending lent arrays changes nothing), and the Python caller keeps the arrays
-    alive until the call returns. A lent array must never be returned to Python
-    or stored beyond the call.
-    """
-    members: Any = getattr(arrays, "types", ()) if isinstance(arrays, types.BaseTuple) else ()
-    if not members or not all(isinstance(t, types.Array) for t in members):
-        return None
-
-    def codegen(context, builder, signature, args):
-        [value] = args
-        for i, array_type in enumerate(members):
-            array = context.make_array(array_type)(
-                context, builder, value=builder.extract_value(value, i))
-            array.meminfo = ir.Constant(array.meminfo.type, None)
-            array.parent = ir.Constant(array.parent.type, None)
-            value = builder.insert_value(value, array._getvalue(), i)
-        return value
-
-    return arrays(arrays), codegen
-
-
-borrow = cast(Callable[[Position], Position], intrinsic(_lend))
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}

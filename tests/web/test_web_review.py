@@ -249,7 +249,7 @@ def test_browser_review_graph_navigation_variation_and_candidates(page):
     # analysis mode: candidates drawn on the board, with the evaluation bar
     tab.check("#analysis-toggle")
     tab.wait_for_selector("#board .overlay-layer .candidate", state="attached")
-    tab.wait_for_function("document.querySelectorAll('#board .candidate').length === 3")
+    tab.wait_for_function("() => document.querySelectorAll('#board .candidate').length === 3")
     assert "black" in tab.locator("#eval-text").inner_text()
     shot(tab, "review-candidates")
 
@@ -263,7 +263,7 @@ def test_browser_review_graph_navigation_variation_and_candidates(page):
     tab.wait_for_selector("#variation-note:not([hidden])")
     assert stones(tab) == 10
     assert len(server.http.get(f"{GAMES}/{game['id']}").json()["moves"]) == 13
-    tab.wait_for_function("document.querySelectorAll('#board .candidate').length === 3")
+    tab.wait_for_function("() => document.querySelectorAll('#board .candidate').length === 3")
     shot(tab, "review-variation")
     tab.click("#variation-close")
     assert stones(tab) == 9

@@ -316,60 +316,60 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     me = info[I_SIDE]
     opp = 3 - me
     moves = pos.move_buf[ply]
-    if attacker != me:
+    defending = attacker != me
+    key = 0
+    if defending:
         fives = pos.class_count[attacker - 1, C_FIVE]
         if fives == 0:
             return 0
         if fives >= 2 and info[I_CARO] == 0:
             return 2
         n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
-        longest = 0
-        for i in range(n):
-            block = np.int64(moves[i])
-            if is_forbidden(pos, me, block):
-                longest = max(longest, 2)  # black may not block there
-                continue
-            make(pos, block)
-            result = vcf(pos, ply + 1, depth_left - 1, attacker, every_four)
-            unmake(pos)
-            if result == 0:
-                return 0
-            longest = max(longest, result + 1)
-        return longest
-
-    settled = _attacker_settled(pos, ply, depth_left, np.int64(4))
-    if settled >= 0:
-        return settled
-    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
-    cached = _threat_cache_probe(pos, key, ply, depth_left)
-    if cached >= 0:
-        return cached
-    if pos.class_count[opp - 1, C_FIVE] > 0:
-        block = _block_that_is_a_four(pos, me)
-        if block < 0:
-            return 0
-        moves[0] = block
-        n = 1
     else:
-        n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
-        if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
-            n = _keep_fruitful_fours(pos, me, moves, n)
-        _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
-    result = 0
+        settled = _attacker_settled(pos, ply, depth_left, np.int64(4))
+        if settled >= 0:
+            return settled
+        key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
+        cached = _threat_cache_probe(pos, key, ply, depth_left)
+        if cached >= 0:
+            return cached
+        if pos.class_count[opp - 1, C_FIVE] > 0:
+            block = _block_that_is_a_four(pos, me)
+            if block < 0:
+                return 0
+            moves[0] = block
+            n = 1
+        else:
+            n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
+            if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
+                n = _keep_fruitful_fours(pos, me, moves, n)
+            _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    # The defender's blocks and the attacker's fours in one loop, around one
+    # recursive call: numba types the whole function again for each one it finds.
+    longest = 0  # defending: the longest win over the blocks
+    result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
         if is_forbidden(pos, me, move):
+            if defending:
+                longest = max(longest, 2)  # black may not block there
             continue
         make(pos, move)
-        found = vcf(pos, ply + 1, depth_left, attacker, every_four)
+        found = vcf(pos, ply + 1, depth_left - int(defending), attacker, every_four)
         unmake(pos)
-        if found > 0:
+        if defending:
+            if found == 0:
+                return 0
+            longest = max(longest, found + 1)
+        elif found > 0:
             if ply == 0:
                 info[I_VCF_MOVE] = move
             result = found + 1
             break
-        if info[I_ABORT] != 0:
+        elif info[I_ABORT] != 0:
             return 0
+    if defending:
+        return longest
     _threat_cache_store(pos, key, result, depth_left)
     return result
 
@@ -389,70 +389,67 @@ def vct(pos, ply, depth_left, attacker):
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
-    if attacker != me:
-        defender = me
-        if pos.class_count[defender - 1, C_FIVE] > 0:
+    moves = pos.move_buf[ply]
+    defending = attacker != me
+    key = 0
+    if defending:
+        if pos.class_count[me - 1, C_FIVE] > 0:
             return 0
         if _out_of_budget(pos):
             return 0
         if pos.class_count[attacker - 1, C_FIVE] > 0:
             if pos.class_count[attacker - 1, C_FIVE] >= 2 and info[I_CARO] == 0:
                 return 2
-            n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[ply])
+            n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
         else:
             n, forced = generate(pos, ply)
             if not forced:
                 return 0  # the attacker's move was no threat
-        longest = 0
-        for i in range(n):
-            move = np.int64(pos.move_buf[ply, i])
-            if is_forbidden(pos, defender, move):
-                continue
-            make(pos, move)
-            result = vct(pos, ply + 1, depth_left - 1, attacker)
-            unmake(pos)
-            if result == 0:
-                return 0
-            longest = max(longest, result + 1)
-        return max(longest, 2)
-
-    settled = _attacker_settled(pos, ply, depth_left, np.int64(8))
-    if settled >= 0:
-        return settled
-    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
-    cached = _threat_cache_probe(pos, key, ply, depth_left)
-    if cached >= 0:
-        return cached
-    moves = pos.move_buf[ply]
-    if pos.class_count[opp - 1, C_FIVE] > 0:
-        block = _block_that_is_a_four(pos, me)
-        if block < 0:
-            return 0
-        moves[0] = block
-        n = 1
     else:
-        flex4 = _legal_flex4(pos, me)
-        if flex4 >= 0:
-            if ply == 0:
-                info[I_VCF_MOVE] = flex4
-            return 3
-        n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
-        _sort_by_value(pos, ply, n, me)
-    result = 0
+        settled = _attacker_settled(pos, ply, depth_left, np.int64(8))
+        if settled >= 0:
+            return settled
+        key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
+        cached = _threat_cache_probe(pos, key, ply, depth_left)
+        if cached >= 0:
+            return cached
+        if pos.class_count[opp - 1, C_FIVE] > 0:
+            block = _block_that_is_a_four(pos, me)
+            if block < 0:
+                return 0
+            moves[0] = block
+            n = 1
+        else:
+            flex4 = _legal_flex4(pos, me)
+            if flex4 >= 0:
+                if ply == 0:
+                    info[I_VCF_MOVE] = flex4
+                return 3
+            n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
+            _sort_by_value(pos, ply, n, me)
+    # The defences and the threats in one loop, around one recursive call (see vcf).
+    longest = 0  # defending: the longest win over the defences
+    result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
         if is_forbidden(pos, me, move):
             continue
         make(pos, move)
-        found = vct(pos, ply + 1, depth_left, attacker)
+        found = vct(pos, ply + 1, depth_left - int(defending), attacker)
         unmake(pos)
-        if found > 0:
+        if defending:
+            if found == 0:
+                return 0
+            longest = max(longest, found + 1)
+        elif found > 0:
             if ply == 0:
                 info[I_VCF_MOVE] = move
             result = found + 1
             break
-        if info[I_ABORT] != 0:
+        elif info[I_ABORT] != 0:
             return 0
+    if defending:
+        return max(longest, 2)
     _threat_cache_store(pos, key, result, depth_left)
     return result
 

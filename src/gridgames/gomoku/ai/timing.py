@@ -101,13 +101,15 @@ class TimeControl:
 
     @classmethod
     def for_clock(cls, *, turn_ms: int, time_left_ms: int | None, moves_played: int,
-                  overhead_ms: int = 0, previous_score: int | None = None) -> TimeControl:
+                  overhead_ms: int = 0, safety_ms: int = 0,
+                  previous_score: int | None = None) -> TimeControl:
         """The budget of one move under a turn limit and a match clock.
 
         ``turn_ms`` is the limit of one move (0: none), ``time_left_ms`` what is left
         of the game's clock (None: no match clock), ``moves_played`` the stones on the
-        board, ``overhead_ms`` what the caller spends around the search (starting it,
-        passing the reply), taken off both figures.
+        board. ``overhead_ms`` is what the caller spends around the search (starting
+        it, passing the reply), taken off both figures; ``safety_ms`` is kept back
+        from the hard cap only, for a search that stops late.
         """
         limits = []
         if turn_ms > 0:
@@ -124,7 +126,7 @@ class TimeControl:
             hard = min(usable * HARD_SHARE_OF_LEFT, soft * MAX_STRETCH)
             if turn_ms > 0:
                 hard = min(hard, turn_ms)
-        hard = max(0.0, hard - overhead_ms)
+        hard = max(0.0, hard - overhead_ms - safety_ms)
         soft = max(0.0, min(soft - overhead_ms, hard))
         if hard < MIN_SEARCH_MS:
             return cls(0, 0, previous_score)

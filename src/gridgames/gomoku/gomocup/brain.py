@@ -75,6 +75,8 @@ DEFAULT_TURN_MS = 5_000
 MIN_MEMORY = 64 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
+# Forking the search and passing its reply back, per move.
+PROCESS_OVERHEAD_MS = 15
 # How long START waits for the search's kernels (a first run compiles them); after
 # that it answers, and moves are instant ones until they are ready.
 START_WAIT_S = 8.0
@@ -393,9 +395,10 @@ class Brain:
             if level_limit.time_ms is not None:
                 turn = min(turn, level_limit.time_ms)
         spent = int((time.perf_counter() - received) * 1000)
-        overhead = margin_ms(max(0, min(turn, left))) + spent
         return TimeControl.for_clock(turn_ms=turn, time_left_ms=max(0, left),
-                                     moves_played=len(board), overhead_ms=overhead,
+                                     moves_played=len(board),
+                                     overhead_ms=spent + PROCESS_OVERHEAD_MS,
+                                     safety_ms=margin_ms(max(0, min(turn, left))),
                                      previous_score=self._previous_score)
 
     def _budget_now(self, board: Board, received: float) -> int:

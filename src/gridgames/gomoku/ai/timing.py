@@ -111,15 +111,11 @@ class TimeControl:
         it, passing the reply), taken off both figures; ``safety_ms`` is kept back
         from the hard cap only, for a search that stops late.
         """
-        limits = []
-        if turn_ms > 0:
-            limits.append(turn_ms)
         soft: float
         if time_left_ms is None:
-            if not limits:
+            if turn_ms <= 0:
                 raise ValueError("a time control needs a turn limit or a match clock")
-            soft = float(turn_ms)
-            hard = float(turn_ms)
+            soft = hard = float(turn_ms)
         else:
             usable = time_left_ms - LEFT_RESERVE_MS
             soft = usable / moves_to_go(moves_played)

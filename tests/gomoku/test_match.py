@@ -224,6 +224,34 @@ def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert len(list(tmp_path.glob("*.psq"))) == 2
 
 
+def test_a_match_clock_is_never_overrun(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    """Our brain against itself, 3 s a game: no game lost on time, no clock below zero
+    (no lateness forgiven), and the clock spent unevenly, where the moves asked for it."""
+    match_ms = 3000
+    code = main(["match", "level:max", "level:max", "--games", "2", "--time-ms", "1000",
+                 "--match-time-ms", str(match_ms), "--tolerance-ms", "0",
+                 "--out", str(tmp_path), "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "lost by error" not in out and "lost on time" not in out, out
+    games = [line for line in out.splitlines() if line.startswith("Game ")]
+    assert len(games) == 2 and all("made five" in line or "draw" in line for line in games)
+    for path in sorted(tmp_path.glob("*.psq")):
+        record = load(path)
+        assert record.times_ms is not None
+        played = record.times_ms[3:]  # after the three stones of the opening
+        for side in (played[0::2], played[1::2]):
+            left = match_ms
+            for spent in side:
+                left -= spent
+                assert left >= 0, f"{path.name}: the clock went below zero"
+            assert max(side) <= 1000
+            searched = [t for t in side if t > 20]
+            if len(searched) >= 4:
+                assert max(searched) > 1.3 * min(searched), side
+
+
 def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "level:1", "level:1", "--games", "0"]) == 2
     assert main(["match", "level:1", "level:1", "--rule", "chess"]) == 2

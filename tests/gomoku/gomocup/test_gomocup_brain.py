@@ -287,6 +287,53 @@ def test_info_rule(talk: Talk, number: int, rule: Rule) -> None:
     assert talk.brain.board.rule is rule  # type: ignore[attr-defined]
 
 
+def test_a_match_clock_is_paced_by_a_time_control(brain: Brain) -> None:
+    import time
+
+    from gridgames.gomoku.ai import get_level
+
+    now = time.perf_counter()
+    board = Board(15)
+    brain.timeout_turn = 5000
+    assert brain.time_control(board, now) is None  # no match clock: the turn budget
+    brain.time_left = 2147483647
+    assert brain.time_control(board, now) is None  # an unlimited match
+    brain.time_left = 20_000
+    control = brain.time_control(board, now)
+    assert control is not None
+    assert 600 < control.soft_ms < 1200 < 2 * control.soft_ms < control.hard_ms < 5000 - 150
+    brain.level = get_level(3)  # bounded by depth and nodes: a fixed limit, not a clock
+    assert brain.time_control(board, now) is None
+    brain.level = get_level("max")
+    assert brain.time_control(board, now) is not None
+    brain.max_depth = 6
+    assert brain.time_control(board, now) is None
+
+
+def test_a_nearly_spent_clock_plays_at_once(talk: Talk) -> None:
+    import time
+
+    from gridgames.gomoku.ai import GREEDY_GROUPS, warm_up
+
+    warm_up(groups=GREEDY_GROUPS)  # loading the kernels is not the move's time
+    assert talk("START 15", "INFO timeout_turn 5000", "INFO timeout_match 20000",
+                "INFO time_left 100") == ["OK"]
+    started = time.perf_counter()
+    reply = talk("TURN 7,7")
+    assert (time.perf_counter() - started) < 0.1  # the greedy scorer, not a search
+    assert parse_xy(reply[0]) != (7, 7)
+
+
+def test_the_previous_score_is_kept_for_the_next_move(talk: Talk) -> None:
+    assert talk("START 15", "INFO timeout_turn 300", "INFO timeout_match 20000",
+                "INFO time_left 5000") == ["OK"]
+    brain = talk.brain  # type: ignore[attr-defined]
+    talk("TURN 7,7")
+    assert brain._previous_score is not None  # the last iteration's score
+    talk("RESTART")
+    assert brain._previous_score is None
+
+
 def test_budget_respects_turn_time_and_time_left(brain: Brain) -> None:
     brain.timeout_turn = 2000
     assert 1500 <= brain.move_budget_ms() < 2000

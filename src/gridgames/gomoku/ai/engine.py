@@ -11,6 +11,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import numpy as np
@@ -21,6 +22,7 @@ from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
 from gridgames.gomoku.ai.patterns import line_table
+from gridgames.gomoku.ai.timing import TimeControl
 from gridgames.gomoku.rules import forbidden_kind
 from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
 
@@ -132,7 +134,8 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
 
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
           on_info: InfoCallback | None = None, seed: int | None = None,
-          memory: SearchMemory | None = None, threads: int = 1) -> SearchResult:
+          memory: SearchMemory | None = None, threads: int = 1,
+          clock: TimeControl | None = None) -> SearchResult:
     """Choose a move for the side to move on ``board`` within ``limit``.
 
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
@@ -140,6 +143,8 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     ``memory`` carries what earlier searches learnt (see :class:`SearchMemory`).
     ``threads`` above 1 adds helper searches sharing the transposition table, for
     searches bounded by time alone (the others stay reproducible).
+    ``clock`` spends a match clock (see :mod:`.timing`): it replaces ``limit.time_ms``,
+    and the search stops between its soft budget and its hard cap as the position asks.
     """
     _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
@@ -151,7 +156,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
         return _result(centre, 0, None, 0, (centre,), 0, started)
     if limit.is_greedy:
         return _greedy(board, seed, started)
-    return _search(board, limit, stop, on_info, 1, started, memory, threads)[0]
+    return _search(board, limit, stop, on_info, 1, started, memory, threads, clock)[0]
 
 
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
@@ -370,8 +375,11 @@ class Helpers:
 
 
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
-            multipv: int, started: float, memory: SearchMemory | None, threads: int
-            ) -> list[SearchResult]:
+            multipv: int, started: float, memory: SearchMemory | None, threads: int,
+            clock: TimeControl | None = None) -> list[SearchResult]:
+    if clock is not None:
+        # the root threat stage takes its usual share of the soft budget
+        limit = replace(limit, time_ms=max(clock.soft_ms, 1))
     if limit.time_ms is None and limit.nodes is None and limit.depth is None:
         limit = Limit(time_ms=DEFAULT_TIME_MS)
     reproducible = limit.nodes is not None or limit.depth is not None
@@ -383,6 +391,11 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     if limit.time_ms is not None:
         deadline = started + max(limit.time_ms - TIME_MARGIN_MS, 1) / 1000
     max_depth = limit.depth if limit.depth is not None else P.MAX_PLY - 16
+    pacer = clock.pacer(board) if clock is not None else None
+    if pacer is not None:
+        # never past the hard cap; until the first iteration, the budget the board asks for
+        hard_deadline = started + max(pacer.control.hard_ms - TIME_MARGIN_MS, 1) / 1000
+        deadline = min(hard_deadline, started + max(pacer.budget_ms() - TIME_MARGIN_MS, 1) / 1000)
 
     helpers: Helpers | None = None
 
@@ -446,7 +459,15 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 break
             if count == 1 and multipv == 1 and depth >= 2:
                 break
-            if deadline is not None:
+            if pacer is not None:
+                until = pacer.iteration_done(depth=depth, move=best.move, score=best.score,
+                                             mate=best.mate,
+                                             elapsed_ms=(time.perf_counter() - started) * 1000)
+                if until is None:
+                    break
+                watchdog.deadline = min(hard_deadline,
+                                        started + max(until - TIME_MARGIN_MS, 1) / 1000)
+            elif deadline is not None:
                 elapsed = time.perf_counter() - started
                 if elapsed > LAST_ITERATION_START * (deadline - started):
                     break

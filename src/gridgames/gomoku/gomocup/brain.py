@@ -63,6 +63,7 @@ from gridgames.gomoku.gomocup.protocol import (
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Level, Limit, SearchInfo, SearchMemory, SearchResult
     from gridgames.gomoku.ai.engine import StopSignal
+    from gridgames.gomoku.ai.timing import TimeControl
 
 Point = tuple[int, int]
 T = TypeVar("T")
@@ -74,6 +75,8 @@ DEFAULT_TURN_MS = 5_000
 MIN_MEMORY = 64 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
+# Forking the search and passing its reply back, per move.
+PROCESS_OVERHEAD_MS = 15
 # How long START waits for the search's kernels (a first run compiles them); after
 # that it answers, and moves are instant ones until they are ready.
 START_WAIT_S = 8.0
@@ -153,6 +156,8 @@ class Brain:
         self.thinking = False
         self.finished = False
         self._last_info: SearchInfo | None = None
+        # our search's score of our previous move: a fall since then asks for more time
+        self._previous_score: int | None = None
         self._needs_warm_up = warm_up
         self._preparing: threading.Thread | None = None
         self._block: tuple[str, list[str]] | None = None
@@ -241,6 +246,7 @@ class Brain:
             self._preparing.join(START_WAIT_S)
             self._needs_warm_up = False
         self.board = Board(width, height, rule=self.rule)
+        self._previous_score = None
         self.write("OK")
 
     def _start(self, args: str, received: float) -> None:
@@ -256,6 +262,7 @@ class Brain:
     def _restart(self, args: str, received: float) -> None:
         board = self._need_board()
         self.board = Board(board.width, board.height, rule=self.rule)
+        self._previous_score = None
         self.write("OK")
 
     def _need_board(self) -> Board:
@@ -356,6 +363,43 @@ class Brain:
             nodes = self.max_nodes if limit.nodes is None else min(limit.nodes, self.max_nodes)
             limit = replace(limit, nodes=nodes)
         return limit
+
+    def time_control(self, board: Board, received: float) -> TimeControl | None:
+        """How to spend the match clock on this move: a soft budget and a hard cap,
+        or None when no match clock applies (then the move gets ``move_budget_ms``).
+
+        Only a search bounded by time alone is paced; a level bounded by depth or
+        nodes, ``max_depth`` and ``max_node`` keep their fixed limits.
+
+        >>> brain = Brain(print, warm_up=False)
+        >>> brain.timeout_turn, brain.time_left = 5000, 20000
+        >>> control = brain.time_control(Board(15), time.perf_counter())
+        >>> control.soft_ms < 1000 < control.hard_ms <= 5000 - margin_ms(5000)
+        True
+        >>> brain.time_left = 100
+        >>> brain.time_control(Board(15), time.perf_counter()).is_instant
+        True
+        """
+        from gridgames.gomoku.ai.timing import TimeControl
+
+        left = self.time_left
+        if left is None or left >= UNLIMITED_TIME or self.timeout_turn <= 0:
+            return None
+        if self.max_depth is not None or self.max_nodes is not None:
+            return None
+        turn = self.timeout_turn
+        if self.level is not None:
+            level_limit = self.level.limit
+            if level_limit.depth is not None or level_limit.nodes is not None:
+                return None
+            if level_limit.time_ms is not None:
+                turn = min(turn, level_limit.time_ms)
+        spent = int((time.perf_counter() - received) * 1000)
+        return TimeControl.for_clock(turn_ms=turn, time_left_ms=max(0, left),
+                                     moves_played=len(board),
+                                     overhead_ms=spent + PROCESS_OVERHEAD_MS,
+                                     safety_ms=margin_ms(max(0, min(turn, left))),
+                                     previous_score=self._previous_score)
 
     def _budget_now(self, board: Board, received: float) -> int:
         """The move budget minus the time already spent since the command arrived."""
@@ -473,17 +517,27 @@ class Brain:
     def _think(self, board: Board, received: float) -> Point:
         from gridgames.gomoku.ai import think
 
-        budget = self._budget_now(board, received)
+        clock = self.time_control(board, received)
+        budget = self._budget_now(board, received) if clock is None else clock.hard_ms
         limit = self.limit_for(budget)
+        if clock is not None and clock.is_instant:
+            from gridgames.gomoku.ai import Limit
+            from gridgames.gomoku.ai.timing import instant_depth
+
+            limit = Limit(depth=instant_depth(self.time_left))
         seed = self._rng.randrange(1 << 30)
         memory = self._search_memory()
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
             return think(board, limit, stop=stop, on_info=on_info, seed=seed,
-                         memory=memory, threads=self.threads).move
+                         memory=memory, threads=self.threads,
+                         clock=clock if budget > 0 else None).move
 
-        return self._compute(task, lambda: self._quick_move(board), received,
+        move = self._compute(task, lambda: self._quick_move(board), received,
                              instant=budget <= 0)
+        info = self._last_info
+        self._previous_score = info.score if info is not None else None
+        return move
 
     def _on_info(self, info: SearchInfo) -> None:
         self._last_info = info

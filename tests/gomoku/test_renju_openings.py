@@ -161,6 +161,15 @@ def test_a_small_run_writes_a_file_that_reads_back_and_verifies(tmp_path: Path) 
     rows = [line for line in verified.stdout.splitlines() if line.startswith("h8")]
     assert [row.split()[0] for row in rows] == openings
 
+    # a second opinion from a Gomocup brain (our own, run as a real subprocess)
+    brain = f"{sys.executable} -m gridgames.gomoku.gomocup.brain"
+    judged = run_script("verify", str(out), "--depths", "2", "--brain", brain,
+                        "--brain-time-ms", "100")
+    assert judged.returncode == 0, judged.stderr
+    rows = [line.split() for line in judged.stdout.splitlines() if line.startswith("h8")]
+    assert len(rows) == len(openings) and all(len(row) == 3 for row in rows)
+    assert all(abs(int(row[2])) < 20_000 for row in rows)  # the brain's score, not a mate
+
 
 def test_the_script_refuses_bad_input(tmp_path: Path) -> None:
     done = run_script("generate", "--bases", "27D", "--out", str(tmp_path / "x.txt"))

@@ -50,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default 1000)")
     parser.add_argument("--openings", type=Path,
                         help="file with one opening a line as a position string like h8i9j10 "
-                        "(default: the balanced openings shipped with gridgames)")
+                        "(default: the balanced openings shipped with gridgames for the rule: "
+                        "5-stone renju openings under renju, 3-stone ones otherwise)")
     parser.add_argument("--concurrency", type=int, default=1,
                         help="games played at once (default 1)")
     parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
@@ -87,7 +88,7 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     if args.openings is not None:
         openings = read_openings(load_openings(args.openings), width, height, rule)
     else:
-        openings = default_opening_moves(width, height)
+        openings = default_opening_moves(width, height, rule)
     return MatchConfig(
         engines=(EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1])),
         games=args.games, rule=rule, width=width, height=height, time_ms=args.time_ms,

@@ -294,9 +294,10 @@ def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     return games
 
 
-def default_opening_moves(width: int, height: int) -> tuple[tuple[Point, ...], ...]:
-    """The shipped openings placed on a width×height board (those that fit)."""
-    placed = (centred(text, width, height) for text in default_openings())
+def default_opening_moves(width: int, height: int,
+                          rule: Rule = Rule.FREESTYLE) -> tuple[tuple[Point, ...], ...]:
+    """The openings shipped for ``rule`` placed on a width×height board (those that fit)."""
+    placed = (centred(text, width, height) for text in default_openings(rule))
     return tuple(tuple(moves) for moves in placed if moves)
 
 

@@ -1,11 +1,16 @@
 """Opening positions for matches and Swap2: one position string per line (``h8i9j10``).
 
-The default set (``gridgames/gomoku/data/openings-15.txt``) is written for a
-15×15 board; :func:`centred` moves an opening so that it keeps its place
-relative to the centre of any board.
+The default sets are written for a 15×15 board: 3-stone openings
+(``gridgames/gomoku/data/openings-15.txt``) for every rule but renju, and
+5-stone openings made from the 26 canonical renju openings
+(``openings-renju-15.txt``, see ``benchmarks/make_openings.py``) for renju.
+:func:`centred` moves an opening so that it keeps its place relative to the
+centre of any board.
 
 >>> openings = default_openings()
 >>> len(openings) >= 20
+True
+>>> len(default_openings(Rule.RENJU)[0]) > len(openings[0])  # five stones, not three
 True
 >>> centred("h8i9j10", 15, 15), centred("h8i9j10", 20, 20)
 ([(7, 7), (8, 6), (9, 5)], [(10, 10), (11, 9), (12, 8)])
@@ -20,6 +25,7 @@ from pathlib import Path
 
 from gridgames.gomoku.board import InvalidMoveError, Point
 from gridgames.gomoku.notation import parse_position
+from gridgames.gomoku.rules import Rule
 
 REFERENCE_SIZE = 15
 
@@ -50,9 +56,14 @@ def load_openings(path: str | Path) -> list[str]:
     return openings
 
 
-def default_openings() -> list[str]:
-    """The balanced 3-stone openings shipped with the package (for 15×15)."""
-    text = (resources.files("gridgames.gomoku") / "data" / "openings-15.txt").read_text("utf-8")
+# The rules with openings of their own; the others play the freestyle set.
+_OPENINGS_FILES = {Rule.RENJU: "openings-renju-15.txt"}
+
+
+def default_openings(rule: Rule = Rule.FREESTYLE) -> list[str]:
+    """The balanced openings shipped with the package for ``rule`` (for 15×15)."""
+    name = _OPENINGS_FILES.get(rule, "openings-15.txt")
+    text = (resources.files("gridgames.gomoku") / "data" / name).read_text("utf-8")
     return parse_openings(text)
 
 

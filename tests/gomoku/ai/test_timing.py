@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from gridgames.gomoku import Board
 from gridgames.gomoku.ai import Limit, SearchInfo, think
+from gridgames.gomoku.ai.engine import has_threats
 from gridgames.gomoku.ai.timing import (
     HARD_SHARE_OF_LEFT,
     MOVES_TO_GO_MIN,
     THREAT_STRETCH,
     Pacer,
     TimeControl,
-    has_threats,
     instant_depth,
     moves_to_go,
 )
@@ -106,7 +106,7 @@ def feed(pacer: Pacer, moves: list[tuple[int, int]], scores: list[int],
 
 
 def test_a_calm_search_stops_at_the_soft_budget() -> None:
-    pacer = TimeControl(1000, 4000).pacer(Board(15))
+    pacer = TimeControl(1000, 4000).pacer(has_threats(Board(15)))
     answers = feed(pacer, [(7, 7)] * 5, [30] * 5, [50, 150, 350, 590, 700])
     assert answers == [1000, 1000, 1000, 1000, None]  # no new iteration past 60% of it
 
@@ -139,12 +139,13 @@ def test_a_failing_score_stretches_the_budget() -> None:
 def test_threats_on_the_board_stretch_the_budget() -> None:
     threes = position("h8 i8 j8", "h9 i9")  # black's open three, white to move
     assert has_threats(threes)
-    pacer = TimeControl(1000, 4000).pacer(threes)
+    pacer = TimeControl(1000, 4000).pacer(has_threats(threes))
     assert pacer.budget_ms() == int(1000 * THREAT_STRETCH)
 
 
 def test_the_budget_never_passes_the_hard_cap() -> None:
-    pacer = TimeControl(1000, 1800, previous_score=200).pacer(position("h8 i8 j8", "h9 i9"))
+    threatened = has_threats(position("h8 i8 j8", "h9 i9"))
+    pacer = TimeControl(1000, 1800, previous_score=200).pacer(threatened)
     answers = feed(pacer, [(7, 7), (8, 8), (7, 7), (8, 8)], [0, -150, -300, -400],
                    [50, 100, 200, 400])
     assert answers == [1800] * 4
@@ -195,6 +196,7 @@ def test_has_threats(black: str, white: str, expected: bool) -> None:
 
 def test_the_threat_scan_is_cheap() -> None:
     board = position("h8 i9 j10 a1 c1 e1 g1", "b2 d2 f2 h2 j2 l2 n2")
+    has_threats(board)  # the kernels loaded before timing
     started = time.perf_counter()
     for _ in range(20):
         has_threats(board)
@@ -217,7 +219,7 @@ def test_a_search_with_a_clock_stops_where_its_pacer_said() -> None:
     assert infos, "at least one iteration finished"
     # replay the finished iterations through a pacer of our own: the search may not
     # have run past the last budget it was given
-    pacer = control.pacer(board)
+    pacer = control.pacer(has_threats(board))
     budget = pacer.budget_ms()
     for info in infos:
         until = pacer.iteration_done(depth=info.depth, move=info.pv[0], score=info.score,

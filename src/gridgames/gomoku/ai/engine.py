@@ -21,7 +21,7 @@ from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
-from gridgames.gomoku.ai.patterns import line_table
+from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4, line_table
 from gridgames.gomoku.ai.timing import TimeControl
 from gridgames.gomoku.rules import forbidden_kind
 from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
@@ -301,6 +301,26 @@ def load_position(board: Board, tt: np.ndarray | None = None) -> P.Position:
     return pos
 
 
+def _threatened(pos: P.Position) -> bool:
+    """Whether either side has a four (a cell that makes five) or an open three (a
+    cell that makes an open four), by the position's own threat classes."""
+    return bool(pos.class_count[:, [C_FIVE, C_FLEX4]].any())
+
+
+def has_threats(board: Board) -> bool:
+    """Whether either side has a four or an open three on the board.
+
+    >>> board = Board(15)
+    >>> board.push_many([(7, 7), (0, 0), (8, 7), (0, 2)])
+    >>> has_threats(board)
+    False
+    >>> board.push_many([(9, 7)])
+    >>> has_threats(board)
+    True
+    """
+    return _threatened(load_position(board))
+
+
 def _pv(pos: P.Position) -> tuple[Point, ...]:
     length = int(pos.pv[0, 0])
     return tuple(P.cell_point(pos, int(m)) for m in pos.pv[0, 1 : length + 1])
@@ -391,7 +411,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     if limit.time_ms is not None:
         deadline = started + max(limit.time_ms - TIME_MARGIN_MS, 1) / 1000
     max_depth = limit.depth if limit.depth is not None else P.MAX_PLY - 16
-    pacer = clock.pacer(board) if clock is not None else None
+    pacer = clock.pacer(_threatened(pos)) if clock is not None else None
     if pacer is not None:
         # never past the hard cap; until the first iteration, the budget the board asks for
         hard_deadline = started + max(pacer.control.hard_ms - TIME_MARGIN_MS, 1) / 1000

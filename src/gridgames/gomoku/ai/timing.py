@@ -22,8 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from gridgames.gomoku import Board, Color
-
 Point = tuple[int, int]
 
 # Own moves a game is expected to last at the first move, and the fewest still
@@ -133,9 +131,11 @@ class TimeControl:
         """Whether there is no time to search: the move should be played at once."""
         return self.hard_ms <= 0
 
-    def pacer(self, board: Board | None = None) -> Pacer:
-        """A pacer for one search of ``board``'s position (its threats stretch the budget)."""
-        return Pacer(self, threatened=board is not None and has_threats(board))
+    def pacer(self, threatened: bool = False) -> Pacer:
+        """A pacer for one search; ``threatened``: a four or an open three is on the
+        board (see :func:`gridgames.gomoku.ai.engine.has_threats`), which stretches
+        the budget."""
+        return Pacer(self, threatened=threatened)
 
 
 @dataclass
@@ -201,51 +201,3 @@ class Pacer:
         if elapsed_ms >= NEXT_ITERATION_START * budget:
             return None
         return budget
-
-
-def has_threats(board: Board) -> bool:
-    """Whether either side has a four or an open three on the board.
-
-    Scanned in Python over every five- and six-cell window (about a millisecond on
-    15x15); a side's threats are what make a move critical.
-
-    >>> board = Board(15)
-    >>> board.push_many([(7, 7), (0, 0), (8, 7), (0, 2)])
-    >>> has_threats(board)
-    False
-    >>> board.push_many([(9, 7)])
-    >>> has_threats(board)
-    True
-    """
-    grid = board.grid.tolist()  # padded by one wall cell on each side
-    width, height = board.width, board.height
-    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        for y0 in range(1, height + 1):
-            for x0 in range(1, width + 1):
-                if _four_or_open_three(grid, x0, y0, dx, dy, width, height):
-                    return True
-    return False
-
-
-def _four_or_open_three(grid: list[list[int]], x0: int, y0: int, dx: int, dy: int,
-                        width: int, height: int) -> bool:
-    """A four in the five cells from (x0, y0), or an open three in the six cells."""
-    x_end, y_end = x0 + 4 * dx, y0 + 4 * dy
-    if not (1 <= x_end <= width and 1 <= y_end <= height):
-        return False
-    cells = [grid[y0 + i * dy][x0 + i * dx] for i in range(5)]
-    for color in (Color.BLACK, Color.WHITE):
-        own = cells.count(color)
-        if own == 4 and cells.count(0) == 1:
-            return True
-    # open three: _XXX_ inside six cells whose ends are empty (_XXX__, _XX_X_ ...)
-    x6, y6 = x0 + 5 * dx, y0 + 5 * dy
-    if not (1 <= x6 <= width and 1 <= y6 <= height):
-        return False
-    if cells[0] != 0 or grid[y6][x6] != 0:
-        return False
-    inner = cells[1:]
-    for color in (Color.BLACK, Color.WHITE):
-        if inner.count(color) == 3 and inner.count(0) == 1:
-            return True
-    return False

@@ -6,7 +6,8 @@ the same seed gives the same openings and colours) and so is the accounting
 
 - Games are submitted in the order of their numbers, a few more at a time than
   the cluster has CPUs. When the SPRT decides, the games submitted and not yet
-  counted (queued or being played) are cancelled.
+  counted (queued or being played) are cancelled, and the match returns once
+  they have ended.
 - A game whose node (or worker process) disappears is played again from the
   start on another node, at most :data:`MAX_ATTEMPTS` times in all. Only a
   task that returns a finished game is counted, once, by its game number.
@@ -16,6 +17,7 @@ the same seed gives the same openings and colours) and so is the accounting
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,6 +37,7 @@ from gridgames.gomoku.match import (
     schedule,
 )
 
+CANCEL_PATIENCE_S = 30.0  # how long a match waits for its cancelled games to end
 MAX_ATTEMPTS = 4  # a game lost with its node is played again, up to this many times in all
 
 
@@ -126,9 +129,19 @@ def _play(ray: ModuleType, config: MatchConfig,
             tally.add(result)
             refill()
     finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        _cancel(ray, list(pending))
     return tally.finish()
+
+
+def _cancel(ray: ModuleType, refs: list[Any], patience_s: float = CANCEL_PATIENCE_S) -> None:
+    """Cancel the games left and wait until they have ended. Ray's cancel is best effort (a
+    game handed to a worker at that very moment can miss it), so it is sent again to the
+    games still running, once a second, for at most ``patience_s``."""
+    deadline = time.monotonic() + patience_s
+    while refs and time.monotonic() < deadline:
+        for ref in refs:
+            ray.cancel(ref, force=True)
+        _, refs = ray.wait(refs, num_returns=len(refs), timeout=1.0)
 
 
 def _first_line(error: BaseException) -> str:

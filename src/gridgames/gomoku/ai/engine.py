@@ -204,10 +204,7 @@ def _load_board_updates() -> None:
 
 
 def _load_threat_search() -> None:
-    pos = load_position(_sample_board())
-    me = int(pos.info[P.I_SIDE])
-    S.vcf(pos, 0, 4, me, 1)
-    S.vct(pos, 0, 2, me)
+    S.load_entry_points(("vcf", "vct"))
 
 
 def _load_alpha_beta() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gridgames.gomoku.ai.calls import call_at, entry_address, position_of
 from gridgames.gomoku.ai.patterns import (
     B3,
     B4,
@@ -26,6 +27,7 @@ from gridgames.gomoku.ai.position import (
     I_AGE,
     I_CARO,
     I_COUNT,
+    I_ENTRIES,
     I_HASH,
     I_HEIGHT,
     I_MAXX,
@@ -302,8 +304,26 @@ def _keep_fruitful_fours(pos, me, moves, n):
     return kept
 
 
-@kernel
-def vcf(pos, ply, depth_left, attacker, every_four):
+# negamax, vcf and vct are entry points, compiled once each and called through the
+# addresses in info[I_ENTRIES:] (see .calls); these are the calls kernels make.
+@inlined
+def _negamax(target, alpha, beta, depth, ply):
+    return call_at(position_of(target).info[I_ENTRIES], target, alpha, beta, depth, ply)
+
+
+@inlined
+def _vcf(target, ply, depth_left, attacker, every_four):
+    return call_at(position_of(target).info[I_ENTRIES + 1], target, ply, depth_left,
+                   attacker, every_four)
+
+
+@inlined
+def _vct(target, ply, depth_left, attacker):
+    return call_at(position_of(target).info[I_ENTRIES + 2], target, ply, depth_left,
+                   attacker, 0)
+
+
+def _vcf_body(at, ply, depth_left, attacker, every_four):
     """Plies to the attacker's five by continuous fours, or 0 if none is found.
 
     ``attacker`` is the side to move, or the side that has just made a four
@@ -312,6 +332,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     that make nothing on another line are skipped: wins that need several of
     them to build up a new line are missed.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -344,8 +365,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
             if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
                 n = _keep_fruitful_fours(pos, me, moves, n)
             _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
-    # The defender's blocks and the attacker's fours in one loop, around one
-    # recursive call: numba types the whole function again for each one it finds.
+    # The defender's blocks and the attacker's fours in one loop.
     longest = 0  # defending: the longest win over the blocks
     result = 0  # attacking: plies to the win found
     for i in range(n):
@@ -355,7 +375,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
                 longest = max(longest, 2)  # black may not block there
             continue
         make(pos, move)
-        found = vcf(pos, ply + 1, depth_left - int(defending), attacker, every_four)
+        found = _vcf(at, ply + 1, depth_left - int(defending), attacker, every_four)
         unmake(pos)
         if defending:
             if found == 0:
@@ -378,14 +398,14 @@ def vcf(pos, ply, depth_left, attacker, every_four):
 # VCT: victory by continuous threats (fours and threes)
 
 
-@kernel
-def vct(pos, ply, depth_left, attacker):
+def _vct_body(at, ply, depth_left, attacker, _unused):
     """Plies to the attacker's five by fours and threes, or 0 if none is found.
 
     The defender may answer a three with any move on its lines or a four of
     its own (a superset of the real defences), so a win found here is a real
     win. At ply 0 the winning first move is left in ``info[I_VCF_MOVE]``.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -427,7 +447,7 @@ def vct(pos, ply, depth_left, attacker):
                 return 3
             n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
             _sort_by_value(pos, ply, n, me)
-    # The defences and the threats in one loop, around one recursive call (see vcf).
+    # The defences and the threats in one loop.
     longest = 0  # defending: the longest win over the defences
     result = 0  # attacking: plies to the win found
     for i in range(n):
@@ -435,7 +455,7 @@ def vct(pos, ply, depth_left, attacker):
         if is_forbidden(pos, me, move):
             continue
         make(pos, move)
-        found = vct(pos, ply + 1, depth_left - int(defending), attacker)
+        found = _vct(at, ply + 1, depth_left - int(defending), attacker)
         unmake(pos)
         if defending:
             if found == 0:
@@ -710,8 +730,8 @@ def _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet):
     return reduction
 
 
-@kernel
-def negamax(pos, alpha, beta, depth, ply):
+def _negamax_body(at, alpha, beta, depth, ply):
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -760,7 +780,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 cap = info[I_NODES] + QUIESCENCE_VCF_NODES
                 if saved_limit == 0 or cap < saved_limit:
                     info[I_VCF_LIMIT] = cap
-                plies = vcf(pos, ply, np.int64(QUIESCENCE_VCF_DEPTH), me, np.int64(0))
+                plies = _vcf(at, ply, np.int64(QUIESCENCE_VCF_DEPTH), me, np.int64(0))
                 info[I_VCF_LIMIT] = saved_limit
                 if plies > 0:
                     return MATE - ply - plies
@@ -796,7 +816,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 info[I_SIDE] = opp
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_NULL] = 1
-                score = -negamax(pos, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
+                score = -_negamax(at, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
                 info[I_NULL] = 0
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_SIDE] = me
@@ -866,8 +886,7 @@ def negamax(pos, alpha, beta, depth, ply):
         pos.score_buf[ply, i] = SEARCHED
         make(pos, move)
         # The first move in the full window; the others in a null window, reduced,
-        # and again in the full window if they beat alpha. One recursive call for
-        # all: numba types the whole function again for each one it finds.
+        # and again in the full window if they beat alpha.
         full_window = searched == 0
         reduction = 0
         if not full_window:
@@ -875,7 +894,7 @@ def negamax(pos, alpha, beta, depth, ply):
         while True:
             low, child_depth = (-beta, new_depth) if full_window else (
                 -alpha - 1, new_depth - reduction)
-            score = -negamax(pos, low, -alpha, child_depth, ply + 1)
+            score = -_negamax(at, low, -alpha, child_depth, ply + 1)
             if full_window or not (score > alpha and (reduction > 0 or pv_node)):
                 break
             full_window = True
@@ -913,9 +932,9 @@ def _root_threat_search(pos, vcf_depth, vct_depth):
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
     me = pos.info[I_SIDE]
-    plies = vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
+    plies = _vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
     if plies == 0 and pos.info[I_ABORT] == 0:
-        plies = vct(pos, np.int64(0), vct_depth, me)
+        plies = _vct(pos, np.int64(0), vct_depth, me)
     return plies
 
 
@@ -973,13 +992,13 @@ def _search_root(pos, depth, alpha, beta, skip):
         make(pos, move)
         one = np.int64(1)
         if i == skip:
-            score = -negamax(pos, -beta, -alpha, depth - 1, one)
+            score = -_negamax(pos, -beta, -alpha, depth - 1, one)
         else:
-            score = -negamax(pos, -alpha - 1, -alpha, depth - 1 - reduction, one)
+            score = -_negamax(pos, -alpha - 1, -alpha, depth - 1 - reduction, one)
             if score > alpha and reduction > 0:
-                score = -negamax(pos, -alpha - 1, -alpha, depth - 1, one)
+                score = -_negamax(pos, -alpha - 1, -alpha, depth - 1, one)
             if alpha < score < beta:
-                score = -negamax(pos, -beta, -alpha, depth - 1, one)
+                score = -_negamax(pos, -beta, -alpha, depth - 1, one)
         unmake(pos)
         if info[I_ABORT] != 0:
             break
@@ -1022,7 +1041,7 @@ def _drop_losing_root_moves(pos, depth, budget):
     one = np.int64(1)
     info[I_SIDE] = opp  # as if we passed
     info[I_VCF_LIMIT] = info[I_NODES] + budget
-    threat = vct(pos, one, depth, opp)
+    threat = _vct(pos, one, depth, opp)
     info[I_SIDE] = me
     if threat == 0 or info[I_ABORT] != 0:
         info[I_VCF_LIMIT] = 0
@@ -1033,7 +1052,7 @@ def _drop_losing_root_moves(pos, depth, budget):
         move = np.int64(pos.root[0, i])
         make(pos, move)
         info[I_VCF_LIMIT] = info[I_NODES] + per_move
-        loses = vct(pos, one, depth, opp) > 0
+        loses = _vct(pos, one, depth, opp) > 0
         unmake(pos)
         if info[I_ABORT] != 0:
             break
@@ -1050,9 +1069,9 @@ def _drop_losing_root_moves(pos, depth, budget):
     return kept
 
 
-# The root tasks Python asks for, all through one kernel: numba optimises a kernel
-# together with every kernel it calls, so one entry point compiles the search once.
-_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT = range(4)
+# The tasks Python asks for, all through one kernel, which calls the entry points.
+_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT = range(6)
+_ENTRY_BODIES = (_negamax_body, _vcf_body, _vct_body)  # in the order of info[I_ENTRIES:]
 
 
 @kernel
@@ -1063,7 +1082,41 @@ def _root_task(pos, task, a, b, c, d):
         return _prepare_root(pos)
     if task == _ROOT_THREATS:
         return _root_threat_search(pos, a, b)
+    if task == _VCF:
+        return _vcf(pos, a, b, c, d)
+    if task == _VCT:
+        return _vct(pos, a, b, c)
     return _drop_losing_root_moves(pos, a, b)
+
+
+def load_entry_points(names: tuple[str, ...] = ("negamax", "vcf", "vct")) -> None:
+    """Compile (or load from the cache) the named entry points ahead of use."""
+    for body in _ENTRY_BODIES:
+        if body.__name__.strip("_").removesuffix("_body") in names:
+            entry_address(body)
+
+
+def _run(pos: Position, task: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> int:
+    for slot, body in enumerate(_ENTRY_BODIES):
+        pos.info[I_ENTRIES + slot] = entry_address(body)
+    return int(_root_task(pos, task, a, b, c, d))
+
+
+def vcf(pos: Position, ply: int, depth_left: int, attacker: int, every_four: int) -> int:
+    """Plies to the attacker's five by continuous fours, or 0 if none is found.
+
+    ``attacker`` is the side to move, or the side that has just made a four (then the
+    defender must block it). At ply 0 the winning first move is left in
+    ``info[I_VCF_MOVE]``. With ``every_four`` 0 (the fast leaf search) fours that make
+    nothing on another line are skipped.
+    """
+    return _run(pos, _VCF, ply, depth_left, attacker, every_four)
+
+
+def vct(pos: Position, ply: int, depth_left: int, attacker: int) -> int:
+    """Plies to the attacker's five by fours and threes, or 0 if none is found (at ply 0
+    the winning first move is left in ``info[I_VCF_MOVE]``)."""
+    return _run(pos, _VCT, ply, depth_left, attacker)
 
 
 def prepare_root(pos: Position) -> int:
@@ -1071,14 +1124,14 @@ def prepare_root(pos: Position) -> int:
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
-    return int(_root_task(pos, _PREPARE_ROOT, 0, 0, 0, 0))
+    return _run(pos, _PREPARE_ROOT)
 
 
 def root_threat_search(pos: Position, vcf_depth: int, vct_depth: int) -> int:
     """Plies to a win for the side to move by continuous fours, else by fours and
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
-    return int(_root_task(pos, _ROOT_THREATS, vcf_depth, vct_depth, 0, 0))
+    return _run(pos, _ROOT_THREATS, vcf_depth, vct_depth)
 
 
 def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> int:
@@ -1086,7 +1139,7 @@ def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> 
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
-    return int(_root_task(pos, _SEARCH_ROOT, depth, alpha, beta, skip))
+    return _run(pos, _SEARCH_ROOT, depth, alpha, beta, skip)
 
 
 def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
@@ -1096,4 +1149,4 @@ def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
-    return int(_root_task(pos, _DROP_LOSING, depth, budget, 0, 0))
+    return _run(pos, _DROP_LOSING, depth, budget)

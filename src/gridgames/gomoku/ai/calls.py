@@ -25,7 +25,7 @@ from llvmlite import ir
 from numba import cfunc, types
 from numba.core import cgutils
 from numba.core.errors import TypingError
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 from gridgames.gomoku.ai.position import POSITION_TYPE
 
@@ -49,46 +49,43 @@ def entry_address(body: Callable[..., int]) -> int:
     return cast(int, compiled.address)
 
 
-def position_of(target: Any) -> Any:
-    """In a kernel: the position itself, whether given it or the pointer to it."""
-    raise NotImplementedError("position_of is for numba kernels")
+@intrinsic
+def _address_of(typingctx: Any, pos: types.Type) -> Any:
+    if pos != POSITION_TYPE:
+        raise TypingError(f"entry points take a position of type {POSITION_TYPE}, "
+                          f"not {pos}")
 
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> Any:
+        slot = cgutils.alloca_once(builder, args[0].type)
+        builder.store(args[0], slot)
+        return builder.bitcast(slot, context.get_value_type(POSITION_POINTER))
 
-@overload(position_of, inline="always")
-def _position_of(target):  # unannotated: numba matches its signature to the lambdas'
-    if target == POSITION_POINTER:
-        return lambda target: target[0]
-    return lambda target: target
+    return POSITION_POINTER(pos), codegen
 
 
 @intrinsic
-def _call_at(typingctx: Any, address: types.Type, pos: types.Type, a: types.Type,
-            b: types.Type, c: types.Type, d: types.Type) -> Any:
-    if pos not in (POSITION_TYPE, POSITION_POINTER):
-        # Another layout of the position would be read wrongly by the callee.
-        raise TypingError(f"entry points take a position of type {POSITION_TYPE}, "
-                          f"not {pos}")
+def _call_at(typingctx: Any, address: types.Type, at: types.Type, a: types.Type,
+             b: types.Type, c: types.Type, d: types.Type) -> Any:
+    if at != POSITION_POINTER:
+        raise TypingError(f"entry points take a pointer to a position, not {at}")
     for arg in (address, a, b, c, d):
         if not isinstance(arg, (types.Integer, types.Boolean)):
             raise TypingError(f"entry points take integers, not {arg}")
-    signature = types.int64(types.int64, pos, *ENTRY_SIGNATURE.args[1:])
+    signature = types.int64(types.int64, *ENTRY_SIGNATURE.args)
 
     def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> Any:
-        address, target, *numbers = args
-        pointer_type = context.get_value_type(POSITION_POINTER)
-        if sig.args[1] == POSITION_TYPE:  # a kernel's own position: store it once
-            slot = cgutils.alloca_once(builder, target.type)
-            builder.store(target, slot)
-            target = builder.bitcast(slot, pointer_type)
+        address, *arguments = args
         function = ir.FunctionType(context.get_value_type(types.int64),
-                                   [pointer_type] + [number.type for number in numbers])
+                                   [argument.type for argument in arguments])
         callee = builder.inttoptr(address, function.as_pointer())
-        return builder.call(callee, [target, *numbers])
+        return builder.call(callee, arguments)
 
     return signature, codegen
 
 
-#: ``call_at(address, pos, a, b, c, d)`` in a kernel: call the entry point at
-#: ``address`` with the position (or the pointer to it an entry point was given) and
-#: four integers.
+#: ``address_of(pos)`` in a kernel: a pointer to the kernel's position, for entry points
+#: (the position is copied once, to the kernel's stack).
+address_of: Callable[..., Any] = _address_of
+#: ``call_at(address, at, a, b, c, d)`` in a kernel: call the entry point at ``address``
+#: with the pointer to the position and four integers.
 call_at: Callable[..., int] = _call_at

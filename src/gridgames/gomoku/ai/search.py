@@ -8,8 +8,9 @@ five, a lost one the negative.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
-from gridgames.gomoku.ai.calls import call_at, entry_address, position_of
+from gridgames.gomoku.ai.calls import address_of, call_at, entry_address
 from gridgames.gomoku.ai.patterns import (
     B3,
     B4,
@@ -55,6 +56,7 @@ from gridgames.gomoku.ai.position import (
     I_WIDTH,
     MAX_PLY,
     PAD,
+    POSITION_TYPE,
     T_CLASS,
     T_EVAL_MOVER,
     T_VALUE,
@@ -63,6 +65,7 @@ from gridgames.gomoku.ai.position import (
     is_forbidden,
     kernel,
     make,
+    may_be_forbidden,
     unmake,
 )
 from gridgames.gomoku.rules import RENJU_CODE
@@ -160,12 +163,13 @@ def _five_cell(pos, color):
 
 
 @inlined
-def _legal_flex4(pos, color):
+def _legal_flex4(at, color):
     """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
 
     Under caro an open four can still be stopped (a five blocked at both ends
     does not count), so there the search has to find out.
     """
+    pos = at[0]
     if pos.class_count[color - 1, C_FLEX4] == 0 or pos.info[I_CARO] != 0:
         return -1
     stride = pos.info[I_STRIDE]
@@ -178,7 +182,7 @@ def _legal_flex4(pos, color):
             if (
                 pos.cells[idx] == 0
                 and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FLEX4
-                and not is_forbidden(pos, color, idx)
+                and not _is_forbidden(at, color, idx)
             ):
                 return idx
     return -1
@@ -304,23 +308,63 @@ def _keep_fruitful_fours(pos, me, moves, n):
     return kept
 
 
-# negamax, vcf and vct are entry points, compiled once each and called through the
-# addresses in info[I_ENTRIES:] (see .calls); these are the calls kernels make.
+# The recursive searches and the costly kernels they share are entry points, compiled
+# once each and called through the addresses in info[I_ENTRIES:] (see .calls), with a
+# pointer ``at`` to the position; these are the calls kernels make.
 @inlined
-def _negamax(target, alpha, beta, depth, ply):
-    return call_at(position_of(target).info[I_ENTRIES], target, alpha, beta, depth, ply)
-
-
-@inlined
-def _vcf(target, ply, depth_left, attacker, every_four):
-    return call_at(position_of(target).info[I_ENTRIES + 1], target, ply, depth_left,
-                   attacker, every_four)
+def _negamax(at, alpha, beta, depth, ply):
+    return call_at(at[0].info[I_ENTRIES], at, alpha, beta, depth, ply)
 
 
 @inlined
-def _vct(target, ply, depth_left, attacker):
-    return call_at(position_of(target).info[I_ENTRIES + 2], target, ply, depth_left,
-                   attacker, 0)
+def _vcf(at, ply, depth_left, attacker, every_four):
+    return call_at(at[0].info[I_ENTRIES + 1], at, ply, depth_left, attacker, every_four)
+
+
+@inlined
+def _vct(at, ply, depth_left, attacker):
+    return call_at(at[0].info[I_ENTRIES + 2], at, ply, depth_left, attacker, 0)
+
+
+@inlined
+def _make(at, move):
+    call_at(at[0].info[I_ENTRIES + 3], at, move, 0, 0, 0)
+
+
+@inlined
+def _unmake(at):
+    call_at(at[0].info[I_ENTRIES + 4], at, 0, 0, 0, 0)
+
+
+@inlined
+def _generate(at, ply):
+    packed = call_at(at[0].info[I_ENTRIES + 5], at, ply, 0, 0, 0)
+    return packed >> 1, (packed & 1) != 0
+
+
+@inlined
+def _is_forbidden(at, color, move):
+    return (may_be_forbidden(at[0], color, move)
+            and call_at(at[0].info[I_ENTRIES + 6], at, color, move, 0, 0) != 0)
+
+
+def _make_body(at, move, _b, _c, _d):
+    make(at[0], move)
+    return 0
+
+
+def _unmake_body(at, _a, _b, _c, _d):
+    unmake(at[0])
+    return 0
+
+
+def _generate_body(at, ply, _b, _c, _d):
+    n, forced = generate(at[0], ply)
+    return n * 2 + int(forced)
+
+
+def _forbidden_body(at, color, move, _c, _d):
+    return int(is_forbidden(at[0], color, move))
 
 
 def _vcf_body(at, ply, depth_left, attacker, every_four):
@@ -370,13 +414,13 @@ def _vcf_body(at, ply, depth_left, attacker, every_four):
     result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             if defending:
                 longest = max(longest, 2)  # black may not block there
             continue
-        make(pos, move)
+        _make(at, move)
         found = _vcf(at, ply + 1, depth_left - int(defending), attacker, every_four)
-        unmake(pos)
+        _unmake(at)
         if defending:
             if found == 0:
                 return 0
@@ -422,7 +466,7 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
                 return 2
             n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
         else:
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             if not forced:
                 return 0  # the attacker's move was no threat
     else:
@@ -440,7 +484,7 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
             moves[0] = block
             n = 1
         else:
-            flex4 = _legal_flex4(pos, me)
+            flex4 = _legal_flex4(at, me)
             if flex4 >= 0:
                 if ply == 0:
                     info[I_VCF_MOVE] = flex4
@@ -452,11 +496,11 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
     result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             continue
-        make(pos, move)
+        _make(at, move)
         found = _vct(at, ply + 1, depth_left - int(defending), attacker)
-        unmake(pos)
+        _unmake(at)
         if defending:
             if found == 0:
                 return 0
@@ -769,7 +813,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         pos.statics[ply] = -INF  # no static value: the next but one node counts as improving
         improving = ply < 2
     else:
-        if _legal_flex4(pos, me) >= 0:
+        if _legal_flex4(at, me) >= 0:
             return MATE - ply - 3
         if depth <= 0:
             # quiescence: the static value, or a win by continuous fours when that
@@ -832,13 +876,13 @@ def _negamax_body(at, alpha, beta, depth, ply):
             and pos.cells[tt_move] == 0
             and pos.near[tt_move] > 0
             and pos.class_count[opp - 1, C_FLEX4] == 0
-            and not is_forbidden(pos, me, np.int64(tt_move))
+            and not _is_forbidden(at, me, np.int64(tt_move))
         )
         if staged:
             moves[0] = tt_move
             n = 1
         else:
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             if n == 0:
                 return -(MATE - ply - 2) if forced else evaluate(pos)
             _order(pos, ply, n, np.int64(tt_move))
@@ -859,7 +903,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 break
             # the table's move did not cut off: generate the others, that one first
             staged = False
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             _order(pos, ply, n, np.int64(tt_move))
             i = 0
             if _pick(pos, ply, np.int64(0), n) == tt_move:
@@ -870,7 +914,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         if searched >= move_count_limit and best > -MATE_BOUND:
             break  # move-count pruning: no later move need be picked
         move = _pick(pos, ply, np.int64(i), n)
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             continue
         quiet = not forced and _is_quiet(pos, me, move)
         new_depth = depth - 1
@@ -884,7 +928,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
-        make(pos, move)
+        _make(at, move)
         # The first move in the full window; the others in a null window, reduced,
         # and again in the full window if they beat alpha.
         full_window = searched == 0
@@ -898,7 +942,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             if full_window or not (score > alpha and (reduction > 0 or pv_node)):
                 break
             full_window = True
-        unmake(pos)
+        _unmake(at)
         searched += 1
         if info[I_ABORT] != 0:
             return 0
@@ -927,23 +971,25 @@ def _negamax_body(at, alpha, beta, depth, ply):
 
 
 @inlined
-def _root_threat_search(pos, vcf_depth, vct_depth):
+def _root_threat_search(at, vcf_depth, vct_depth):
     """Plies to a win for the side to move by continuous fours, else by fours and
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
+    pos = at[0]
     me = pos.info[I_SIDE]
-    plies = _vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
+    plies = _vcf(at, np.int64(0), vcf_depth, me, np.int64(1))
     if plies == 0 and pos.info[I_ABORT] == 0:
-        plies = _vct(pos, np.int64(0), vct_depth, me)
+        plies = _vct(at, np.int64(0), vct_depth, me)
     return plies
 
 
 @inlined
-def _prepare_root(pos):
+def _prepare_root(at):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
+    pos = at[0]
     info = pos.info
     info[I_AGE] = info[I_COUNT]
     me = info[I_SIDE]
@@ -955,12 +1001,12 @@ def _prepare_root(pos):
     if pos.class_count[opp - 1, C_FIVE] > 0:
         n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[0])
     else:
-        n, _ = generate(pos, np.int64(0))
+        n, _ = _generate(at, np.int64(0))
     _order(pos, np.int64(0), n, np.int64(-1))
     count = 0
     for i in range(n):
         move = _pick(pos, np.int64(0), np.int64(i), n)
-        if not is_forbidden(pos, me, move):
+        if not _is_forbidden(at, me, move):
             pos.root[0, count] = move
             pos.root[1, count] = -INF
             count += 1
@@ -969,11 +1015,12 @@ def _prepare_root(pos):
 
 
 @inlined
-def _search_root(pos, depth, alpha, beta, skip):
+def _search_root(at, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
+    pos = at[0]
     info = pos.info
     n = info[I_ROOT_COUNT]
     best = -INF
@@ -989,17 +1036,17 @@ def _search_root(pos, depth, alpha, beta, skip):
         reduction = 0
         if depth >= 4 and _is_quiet(pos, me, move):
             reduction = _late_move_reduction(pos, me, move, depth, i - skip, True, True)
-        make(pos, move)
+        _make(at, move)
         one = np.int64(1)
         if i == skip:
-            score = -_negamax(pos, -beta, -alpha, depth - 1, one)
+            score = -_negamax(at, -beta, -alpha, depth - 1, one)
         else:
-            score = -_negamax(pos, -alpha - 1, -alpha, depth - 1 - reduction, one)
+            score = -_negamax(at, -alpha - 1, -alpha, depth - 1 - reduction, one)
             if score > alpha and reduction > 0:
-                score = -_negamax(pos, -alpha - 1, -alpha, depth - 1, one)
+                score = -_negamax(at, -alpha - 1, -alpha, depth - 1, one)
             if alpha < score < beta:
-                score = -_negamax(pos, -beta, -alpha, depth - 1, one)
-        unmake(pos)
+                score = -_negamax(at, -beta, -alpha, depth - 1, one)
+        _unmake(at)
         if info[I_ABORT] != 0:
             break
         pos.root[1, i] = score
@@ -1025,13 +1072,14 @@ def _search_root(pos, depth, alpha, beta, skip):
 
 
 @inlined
-def _drop_losing_root_moves(pos, depth, budget):
+def _drop_losing_root_moves(at, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 
     Only moves after which a VCT is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -1041,7 +1089,7 @@ def _drop_losing_root_moves(pos, depth, budget):
     one = np.int64(1)
     info[I_SIDE] = opp  # as if we passed
     info[I_VCF_LIMIT] = info[I_NODES] + budget
-    threat = _vct(pos, one, depth, opp)
+    threat = _vct(at, one, depth, opp)
     info[I_SIDE] = me
     if threat == 0 or info[I_ABORT] != 0:
         info[I_VCF_LIMIT] = 0
@@ -1050,10 +1098,10 @@ def _drop_losing_root_moves(pos, depth, budget):
     kept = 0
     for i in range(n):
         move = np.int64(pos.root[0, i])
-        make(pos, move)
+        _make(at, move)
         info[I_VCF_LIMIT] = info[I_NODES] + per_move
-        loses = _vct(pos, one, depth, opp) > 0
-        unmake(pos)
+        loses = _vct(at, one, depth, opp) > 0
+        _unmake(at)
         if info[I_ABORT] != 0:
             break
         if not loses:
@@ -1071,33 +1119,40 @@ def _drop_losing_root_moves(pos, depth, budget):
 
 # The tasks Python asks for, all through one kernel, which calls the entry points.
 _PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT = range(6)
-_ENTRY_BODIES = (_negamax_body, _vcf_body, _vct_body)  # in the order of info[I_ENTRIES:]
+# The entry points, in the order of their addresses in info[I_ENTRIES:].
+_ENTRIES = {"negamax": _negamax_body, "vcf": _vcf_body, "vct": _vct_body, "make": _make_body,
+            "unmake": _unmake_body, "generate": _generate_body, "forbidden": _forbidden_body}
 
 
 @kernel
 def _root_task(pos, task, a, b, c, d):
+    at = address_of(pos)
     if task == _SEARCH_ROOT:
-        return _search_root(pos, a, b, c, d)
+        return _search_root(at, a, b, c, d)
     if task == _PREPARE_ROOT:
-        return _prepare_root(pos)
+        return _prepare_root(at)
     if task == _ROOT_THREATS:
-        return _root_threat_search(pos, a, b)
+        return _root_threat_search(at, a, b)
     if task == _VCF:
-        return _vcf(pos, a, b, c, d)
+        return _vcf(at, a, b, c, d)
     if task == _VCT:
-        return _vct(pos, a, b, c)
-    return _drop_losing_root_moves(pos, a, b)
+        return _vct(at, a, b, c)
+    return _drop_losing_root_moves(at, a, b)
 
 
-def load_entry_points(names: tuple[str, ...] = ("negamax", "vcf", "vct")) -> None:
+def load_entry_points(*names: str) -> None:
     """Compile (or load from the cache) the named entry points ahead of use."""
-    for body in _ENTRY_BODIES:
-        if body.__name__.strip("_").removesuffix("_body") in names:
-            entry_address(body)
+    for name in names:
+        entry_address(_ENTRIES[name])
+
+
+def load_root_task() -> None:
+    """Compile (or load from the cache) the kernel of the tasks below, without running it."""
+    _root_task.compile((POSITION_TYPE, *[types.int64] * 5))
 
 
 def _run(pos: Position, task: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> int:
-    for slot, body in enumerate(_ENTRY_BODIES):
+    for slot, body in enumerate(_ENTRIES.values()):
         pos.info[I_ENTRIES + slot] = entry_address(body)
     return int(_root_task(pos, task, a, b, c, d))
 

@@ -209,7 +209,7 @@ def _no_winning_shape(pos, color):
     return counts[C_FLEX4] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX3_2X] == 0
 
 
-@kernel
+@inlined
 def _sort_by_value(pos, ply, n, color):
     """Sort ``move_buf[ply][:n]`` by the value of the shapes ``color`` makes there."""
     moves = pos.move_buf[ply]
@@ -289,7 +289,7 @@ def _attacker_settled(pos, ply, depth_left, ply_margin):
     return -1
 
 
-@kernel
+@inlined
 def _keep_fruitful_fours(pos, me, moves, n):
     """Drop the fours that lead nowhere: a four whose stone makes no three or four on
     another line creates no new four, and its block is forced, so a chain of fours
@@ -599,7 +599,7 @@ def _is_quiet(pos, me, move):
     return not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move)
 
 
-@kernel
+@inlined
 def _reward_cutoff(pos, ply, me, best_i, depth, forced):
     """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
 
@@ -742,7 +742,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
 # Alpha-beta
 
 
-@kernel
+@inlined
 def _copy_pv(pos, ply, move):
     """The principal variation at ``ply``: ``move`` and then the child's."""
     child_len = pos.pv[ply + 1, 0]

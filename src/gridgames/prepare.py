@@ -60,8 +60,12 @@ def prepare(groups: Sequence[KernelGroup], report: Report | None = None) -> None
     """Load or compile each group in turn; ``report`` hears of each group's start and end,
     and its ``compiling()`` method, if it has one, of numba starting to compile.
 
-    One thread at a time prepares; numba compiles each kernel once per process.
+    One thread at a time prepares; numba compiles each kernel once per process. The
+    groups marked ``alongside`` come last, so that this process has the others to do
+    while the second one compiles them.
     """
+    groups = [group for group in groups if not group.alongside] + [
+        group for group in groups if group.alongside]
     compiling = getattr(report, "compiling", None)
     helper = _Helper([group.load for group in groups if group.alongside])
 

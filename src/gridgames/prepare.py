@@ -102,7 +102,7 @@ class _Helper:
         self.started = False
 
     def start(self) -> None:
-        if self.started or not self.targets or len(os.sched_getaffinity(0)) < 2:
+        if self.started or not self.targets or _usable_cores() < 2:
             return
         self.started = True
         with suppress(OSError):  # without it, the groups compile here
@@ -123,6 +123,12 @@ class _Helper:
         if self.process is not None:  # the preparation failed or was interrupted
             self.process.kill()
             self.process.wait()
+
+
+def _usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):  # Linux: the cores this process may run on
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _load_in_this_process(targets: Sequence[str]) -> None:

@@ -44,3 +44,36 @@ def test_an_unreadable_cache_is_compiled_again(tmp_path: Path) -> None:
     warm = _count(tmp_path)  # and the fresh cache serves the next process
     assert warm.returncode == 0, warm.stderr
     assert "preparing" not in warm.stderr
+
+
+SEARCH = (
+    "from gridgames.gomoku import Board\n"
+    "from gridgames.gomoku.ai import Limit, think\n"
+    "board = Board(15)\n"
+    "board.push_many([(7, 7), (8, 8), (6, 8)])\n"
+    "print(think(board, Limit(depth=4)).move)\n"
+)
+
+
+@pytest.mark.slow
+def test_an_unreadable_entry_point_of_the_search_is_compiled_again(tmp_path: Path) -> None:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+
+    def search() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", SEARCH], env=env, capture_output=True,
+                              text=True, timeout=600)
+
+    first = search()
+    assert first.returncode == 0, first.stderr
+    entries = list(tmp_path.rglob("search._negamax_body-*.nbi"))
+    assert entries  # the search's entry points are cached like its kernels
+    for index in entries:
+        index.write_bytes(b"garbage\n")
+    for code in tmp_path.rglob("search._negamax_body-*.nbc"):
+        code.write_bytes(code.read_bytes()[:100])
+
+    again = search()
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout  # the same move
+    assert "Traceback" not in again.stderr
+    assert "preparing the engine (first run only)" in again.stderr  # compiled again

@@ -8,6 +8,11 @@ writes "preparing the engine (first run only)" and a line per group to stderr,
 but only when something is really compiled (it listens to numba's compile
 events), so a warm start stays silent.
 
+On a cold start (numba starts compiling) with two or more cores, the groups marked
+``alongside`` are compiled by a second process at the same time as the others are
+here; they are then loaded from the cache it leaves. Should that process fail, they
+are compiled here, as without it.
+
 >>> from gridgames.prepare import KernelGroup, prepare
 >>> steps = []
 >>> prepare([KernelGroup("nothing", lambda: None)], lambda *step: steps.append(step[:3]))
@@ -17,6 +22,9 @@ events), so a warm start stays silent.
 
 from __future__ import annotations
 
+import importlib
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -30,10 +38,16 @@ from numba.core.dispatcher import Dispatcher
 
 
 class KernelGroup(NamedTuple):
-    """Kernels that belong together, and a call that loads (or compiles) all of them."""
+    """Kernels that belong together, and a call that loads (or compiles) all of them.
+
+    ``alongside``: on a cold start the group may be compiled by a second process while
+    the groups before it compile here. It must compile without them (it may compile
+    kernels they share), and ``load`` must be a module-level function.
+    """
 
     name: str
     load: Callable[[], None]
+    alongside: bool = False
 
 
 # (groups done, groups in all, the group's name, seconds it took or None at its start)
@@ -46,14 +60,27 @@ def prepare(groups: Sequence[KernelGroup], report: Report | None = None) -> None
     """Load or compile each group in turn; ``report`` hears of each group's start and end,
     and its ``compiling()`` method, if it has one, of numba starting to compile.
 
-    One thread at a time prepares; numba compiles each kernel once per process.
+    One thread at a time prepares; numba compiles each kernel once per process. The
+    groups marked ``alongside`` come last, so that this process has the others to do
+    while the second one compiles them.
     """
+    groups = [group for group in groups if not group.alongside] + [
+        group for group in groups if group.alongside]
     compiling = getattr(report, "compiling", None)
-    with _lock, _listening(compiling):
+    helper = _Helper([group.load for group in groups if group.alongside])
+
+    def on_compile() -> None:
+        helper.start()  # numba compiles: the cache is cold
+        if compiling is not None:
+            compiling()
+
+    with _lock, _listening(on_compile), helper:
         for done, group in enumerate(groups):
             if report is not None:
                 report(done, len(groups), group.name, None)
             started = time.perf_counter()
+            if group.alongside:
+                helper.wait()
             try:
                 group.load()
             except Exception:
@@ -64,6 +91,51 @@ def prepare(groups: Sequence[KernelGroup], report: Report | None = None) -> None
                 group.load()
             if report is not None:
                 report(done + 1, len(groups), group.name, time.perf_counter() - started)
+
+
+class _Helper:
+    """The second process that compiles the ``alongside`` groups into the cache."""
+
+    def __init__(self, loads: list[Callable[[], None]]) -> None:
+        self.targets = [f"{load.__module__}:{load.__qualname__}" for load in loads]
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
+
+    def start(self) -> None:
+        if self.started or not self.targets or _usable_cores() < 2:
+            return
+        self.started = True
+        with suppress(OSError):  # without it, the groups compile here
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gridgames.prepare", *self.targets],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+
+    def wait(self) -> None:
+        if self.process is not None:
+            self.process.wait()
+            self.process = None
+
+    def __enter__(self) -> _Helper:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.process is not None:  # the preparation failed or was interrupted
+            self.process.kill()
+            self.process.wait()
+
+
+def _usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):  # Linux: the cores this process may run on
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _load_in_this_process(targets: Sequence[str]) -> None:
+    """Call each ``module:function`` (the helper process's work)."""
+    for target in targets:
+        module, _, name = target.partition(":")
+        getattr(importlib.import_module(module), name)()
 
 
 def _clear_kernel_caches() -> int:
@@ -102,11 +174,8 @@ class _CompileListener(event.Listener):
 
 
 @contextmanager
-def _listening(on_compile: Callable[[], None] | None) -> Iterator[None]:
-    """Calls ``on_compile`` whenever numba starts compiling (nothing if it is None)."""
-    if on_compile is None:
-        yield
-        return
+def _listening(on_compile: Callable[[], None]) -> Iterator[None]:
+    """Calls ``on_compile`` whenever numba starts compiling."""
     with event.install_listener("numba:compile", _CompileListener(on_compile)):
         yield
 
@@ -161,3 +230,7 @@ class StderrReport:
 def stderr_report(what: str = "the engine") -> StderrReport:
     """A reporter for :func:`prepare` that writes to stderr (see :class:`StderrReport`)."""
     return StderrReport(what)
+
+
+if __name__ == "__main__":
+    _load_in_this_process(sys.argv[1:])

@@ -14,11 +14,18 @@ engine and the front ends all decide wins and renju fouls through them.
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
+
+# The rule kernels allocate, so they keep numba's memory runtime even when a search
+# kernel, compiled without it, is the first to call them (numba hands the caller's
+# setting on to a callee that sets none). ``_nrt`` is missing from numba's stubs.
+_KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": True}
+rule_kernel = njit(**_KERNEL_OPTIONS)
 
 # Line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -105,7 +112,7 @@ class Foul(IntEnum):
         return self.name.lower().replace("_", " ")
 
 
-@njit(cache=True)
+@rule_kernel
 def _run(grid, gx, gy, dx, dy, color):
     """Stones of ``color`` contiguous with (gx, gy) along a line: (back, forward)."""
     back = 0
@@ -117,7 +124,7 @@ def _run(grid, gx, gy, dx, dy, color):
     return back, forward
 
 
-@njit(cache=True)
+@rule_kernel
 def winning_direction(grid, x, y, rule_code):
     """Index into DIRECTIONS of a winning line through the stone at (x, y), or -1."""
     gx, gy = x + 1, y + 1
@@ -149,7 +156,7 @@ def winning_direction(grid, x, y, rule_code):
     return -1
 
 
-@njit(cache=True)
+@rule_kernel
 def _five_completions(grid, gx, gy, dx, dy):
     """Black's completion squares to an exact five through (gx, gy) on one line.
 
@@ -183,7 +190,7 @@ def _five_completions(grid, gx, gy, dx, dy):
     return count
 
 
-@njit(cache=True)
+@rule_kernel
 def _is_straight_four(grid, gx, gy, dx, dy):
     """Black's unbroken four through (gx, gy) that two squares complete to exact fives."""
     back, forward = _run(grid, gx, gy, dx, dy, BLACK)
@@ -197,7 +204,7 @@ def _is_straight_four(grid, gx, gy, dx, dy):
     return grid[by - dy, bx - dx] != BLACK and grid[fy + dy, fx + dx] != BLACK
 
 
-@njit(cache=True)
+@rule_kernel
 def _black_neighbours(grid, gx, gy):
     """Black stones within four squares of (gx, gy) along its four lines."""
     count = 0
@@ -216,7 +223,7 @@ def _black_neighbours(grid, gx, gy):
 _UNDECIDED = -1
 
 
-@njit(cache=True)
+@rule_kernel
 def _foul_without_threes(grid, gx, gy):
     """Foul code for black at (gx, gy) from fives, overlines and fours alone.
 
@@ -253,7 +260,7 @@ def _foul_without_threes(grid, gx, gy):
     return _UNDECIDED, four_mask
 
 
-@njit(cache=True)
+@rule_kernel
 def _three_completion(grid, gx, gy, d, k):
     """Candidate k (0..7) on line d that turns black's stone at (gx, gy) into a straight four.
 
@@ -282,7 +289,7 @@ def _three_completion(grid, gx, gy, d, k):
     return (1 if straight else 0), qx, qy
 
 
-@njit(cache=True)
+@rule_kernel
 def _foul(grid, gx, gy):
     """Foul code for black at the empty padded cell (gx, gy).
 
@@ -353,7 +360,7 @@ def _foul(grid, gx, gy):
         child = 0
 
 
-@njit(cache=True)
+@rule_kernel
 def forbidden_kind(grid, x, y):
     """Renju foul for black at the empty point (x, y): a :class:`Foul` value as int.
 
@@ -363,7 +370,7 @@ def forbidden_kind(grid, x, y):
     return _foul(grid, x + 1, y + 1)
 
 
-@njit(cache=True)
+@rule_kernel
 def forbidden_map(grid):
     """Foul codes for black at every empty point, shape (height, width)."""
     height = grid.shape[0] - 2

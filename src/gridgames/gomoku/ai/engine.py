@@ -201,20 +201,16 @@ def _load_pattern_tables() -> None:
 def _load_board_updates() -> None:
     pos = load_position(_sample_board())
     P.unmake(pos)
+    S.load_entry_points("make", "unmake", "generate", "forbidden")
 
 
 def _load_threat_search() -> None:
-    pos = load_position(_sample_board())
-    me = int(pos.info[P.I_SIDE])
-    S.vcf(pos, 0, 4, me, 1)
-    S.vct(pos, 0, 2, me)
+    S.load_entry_points("vcf", "vct")
 
 
 def _load_alpha_beta() -> None:
-    pos = load_position(_sample_board())
-    S.prepare_root(pos)
-    S.drop_losing_root_moves(pos, 2, 100)
-    S.search_root(pos, 1, -S.INF, S.INF, 0)
+    S.load_entry_points("negamax")
+    S.load_root_task()
 
 
 # In the order a Gomocup brain needs them: what the greedy player needs first.
@@ -223,8 +219,8 @@ KERNEL_GROUPS = (
     KernelGroup("greedy player", _load_greedy),
     KernelGroup("pattern tables", _load_pattern_tables),
     KernelGroup("board updates", _load_board_updates),
-    KernelGroup("threat-space search", _load_threat_search),
-    KernelGroup("alpha-beta search", _load_alpha_beta),
+    KernelGroup("threat-space search", _load_threat_search, alongside=True),
+    KernelGroup("alpha-beta search", _load_alpha_beta, alongside=True),
 )
 GREEDY_GROUPS = KERNEL_GROUPS[:2]
 _loaded: set[str] = set()  # the groups this process has loaded

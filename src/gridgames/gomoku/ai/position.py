@@ -21,7 +21,7 @@ import mmap
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import from_dtype, njit, types
 
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
@@ -72,7 +72,8 @@ I_TEMPO = 32  # the side to move's evaluation bonus under the rule
 I_AGE = 33  # stones on the board at the search's root: dates transposition entries
 I_UNDO = 34  # records in Position.undo
 I_REACH = 35  # how far a stone changes shapes: 4 in freestyle, 5 where fives are exact
-N_INFO = 36
+I_ENTRIES = 36  # seven slots: the addresses of the search's entry points (see .calls)
+N_INFO = 43
 
 # Columns of Position.stack: the move, the bounding box before it, where its undo
 # records start, then the class counts and evaluation sums before it.
@@ -117,6 +118,18 @@ class Position(NamedTuple):
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
     root: np.ndarray  # int32 (2, N): root moves and their scores
     vcf_cache: np.ndarray  # int64 (2**VCF_CACHE_BITS, 2): key ^ entry, entry (see search.vcf)
+
+
+# numba's type of a Position (every array C-contiguous): the search's entry points,
+# called through their addresses, read exactly this layout (see .calls).
+POSITION_TYPE = types.NamedTuple(
+    [types.Array(from_dtype(np.dtype(dtype)), ndim, "C") for dtype, ndim in (
+        (np.int8, 1), (np.int8, 2), (np.int32, 1), (np.uint8, 2), (np.int32, 2), (np.int16, 1),
+        (np.int32, 2), (np.int64, 1), (np.int32, 2), (np.int32, 2), (np.int64, 2),
+        (np.uint8, 2), (np.int32, 2), (np.int64, 2), (np.int64, 2), (np.int32, 2),
+        (np.int32, 1), (np.int32, 2), (np.int32, 2), (np.int32, 2), (np.int32, 2),
+        (np.int64, 2))],
+    Position)
 
 
 _ZOBRIST: dict[int, np.ndarray] = {}
@@ -385,14 +398,20 @@ def unmake(pos):
 
 
 @inlined
+def may_be_forbidden(pos, color, idx):
+    """Whether ``color`` at the empty cell ``idx`` may be a renju foul: the pattern
+    tables' pre-filter of :func:`is_forbidden`."""
+    return (color == 1 and pos.info[I_RULE] == RENJU_CODE
+            and pos.combo_table[T_SUSPECT, pos.combo[0, idx]] != 0)
+
+
+@inlined
 def is_forbidden(pos, color, idx):
     """Whether ``color`` may not play the empty cell ``idx`` (renju black fouls only).
 
     The pattern tables pre-filter; the rule kernel decides.
     """
-    if color != 1 or pos.info[I_RULE] != RENJU_CODE:
-        return False
-    if pos.combo_table[T_SUSPECT, pos.combo[0, idx]] == 0:
+    if not may_be_forbidden(pos, color, idx):
         return False
     stride = pos.info[I_STRIDE]
     return forbidden_kind(pos.grid, idx % stride - PAD, idx // stride - PAD) != 0

@@ -8,7 +8,9 @@ five, a lost one the negative.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
+from gridgames.gomoku.ai.calls import address_of, call_at, entry_address
 from gridgames.gomoku.ai.patterns import (
     B3,
     B4,
@@ -26,6 +28,7 @@ from gridgames.gomoku.ai.position import (
     I_AGE,
     I_CARO,
     I_COUNT,
+    I_ENTRIES,
     I_HASH,
     I_HEIGHT,
     I_MAXX,
@@ -53,6 +56,7 @@ from gridgames.gomoku.ai.position import (
     I_WIDTH,
     MAX_PLY,
     PAD,
+    POSITION_TYPE,
     T_CLASS,
     T_EVAL_MOVER,
     T_VALUE,
@@ -61,6 +65,7 @@ from gridgames.gomoku.ai.position import (
     is_forbidden,
     kernel,
     make,
+    may_be_forbidden,
     unmake,
 )
 from gridgames.gomoku.rules import RENJU_CODE
@@ -158,12 +163,13 @@ def _five_cell(pos, color):
 
 
 @inlined
-def _legal_flex4(pos, color):
+def _legal_flex4(at, color):
     """A cell where ``color`` makes an open four or double four (-1 if none; never in caro).
 
     Under caro an open four can still be stopped (a five blocked at both ends
     does not count), so there the search has to find out.
     """
+    pos = at[0]
     if pos.class_count[color - 1, C_FLEX4] == 0 or pos.info[I_CARO] != 0:
         return -1
     stride = pos.info[I_STRIDE]
@@ -176,7 +182,7 @@ def _legal_flex4(pos, color):
             if (
                 pos.cells[idx] == 0
                 and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FLEX4
-                and not is_forbidden(pos, color, idx)
+                and not _is_forbidden(at, color, idx)
             ):
                 return idx
     return -1
@@ -203,7 +209,7 @@ def _no_winning_shape(pos, color):
     return counts[C_FLEX4] + counts[C_BLOCK4_FLEX3] + counts[C_FLEX3_2X] == 0
 
 
-@kernel
+@inlined
 def _sort_by_value(pos, ply, n, color):
     """Sort ``move_buf[ply][:n]`` by the value of the shapes ``color`` makes there."""
     moves = pos.move_buf[ply]
@@ -283,7 +289,7 @@ def _attacker_settled(pos, ply, depth_left, ply_margin):
     return -1
 
 
-@kernel
+@inlined
 def _keep_fruitful_fours(pos, me, moves, n):
     """Drop the fours that lead nowhere: a four whose stone makes no three or four on
     another line creates no new four, and its block is forced, so a chain of fours
@@ -302,8 +308,66 @@ def _keep_fruitful_fours(pos, me, moves, n):
     return kept
 
 
-@kernel
-def vcf(pos, ply, depth_left, attacker, every_four):
+# The recursive searches and the costly kernels they share are entry points, compiled
+# once each and called through the addresses in info[I_ENTRIES:] (see .calls), with a
+# pointer ``at`` to the position; these are the calls kernels make.
+@inlined
+def _negamax(at, alpha, beta, depth, ply):
+    return call_at(at[0].info[I_ENTRIES], at, alpha, beta, depth, ply)
+
+
+@inlined
+def _vcf(at, ply, depth_left, attacker, every_four):
+    return call_at(at[0].info[I_ENTRIES + 1], at, ply, depth_left, attacker, every_four)
+
+
+@inlined
+def _vct(at, ply, depth_left, attacker):
+    return call_at(at[0].info[I_ENTRIES + 2], at, ply, depth_left, attacker, 0)
+
+
+@inlined
+def _make(at, move):
+    call_at(at[0].info[I_ENTRIES + 3], at, move, 0, 0, 0)
+
+
+@inlined
+def _unmake(at):
+    call_at(at[0].info[I_ENTRIES + 4], at, 0, 0, 0, 0)
+
+
+@inlined
+def _generate(at, ply):
+    packed = call_at(at[0].info[I_ENTRIES + 5], at, ply, 0, 0, 0)
+    return packed >> 1, (packed & 1) != 0
+
+
+@inlined
+def _is_forbidden(at, color, move):
+    return (may_be_forbidden(at[0], color, move)
+            and call_at(at[0].info[I_ENTRIES + 6], at, color, move, 0, 0) != 0)
+
+
+def _make_body(at, move, _b, _c, _d):
+    make(at[0], move)
+    return 0
+
+
+def _unmake_body(at, _a, _b, _c, _d):
+    unmake(at[0])
+    return 0
+
+
+def _generate_body(at, ply, _b, _c, _d):
+    n, forced = generate(at[0], ply)
+    return n * 2 + int(forced)
+
+
+def _forbidden_body(at, color, move, _c, _d):
+    return int(is_forbidden(at[0], color, move))
+
+
+def _vcf_body(at, ply, depth_left, attacker, every_four):
     """Plies to the attacker's five by continuous fours, or 0 if none is found.
 
     ``attacker`` is the side to move, or the side that has just made a four
@@ -312,6 +376,7 @@ def vcf(pos, ply, depth_left, attacker, every_four):
     that make nothing on another line are skipped: wins that need several of
     them to build up a new line are missed.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -344,19 +409,18 @@ def vcf(pos, ply, depth_left, attacker, every_four):
             if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
                 n = _keep_fruitful_fours(pos, me, moves, n)
             _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
-    # The defender's blocks and the attacker's fours in one loop, around one
-    # recursive call: numba types the whole function again for each one it finds.
+    # The defender's blocks and the attacker's fours in one loop.
     longest = 0  # defending: the longest win over the blocks
     result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             if defending:
                 longest = max(longest, 2)  # black may not block there
             continue
-        make(pos, move)
-        found = vcf(pos, ply + 1, depth_left - int(defending), attacker, every_four)
-        unmake(pos)
+        _make(at, move)
+        found = _vcf(at, ply + 1, depth_left - int(defending), attacker, every_four)
+        _unmake(at)
         if defending:
             if found == 0:
                 return 0
@@ -378,14 +442,14 @@ def vcf(pos, ply, depth_left, attacker, every_four):
 # VCT: victory by continuous threats (fours and threes)
 
 
-@kernel
-def vct(pos, ply, depth_left, attacker):
+def _vct_body(at, ply, depth_left, attacker, _unused):
     """Plies to the attacker's five by fours and threes, or 0 if none is found.
 
     The defender may answer a three with any move on its lines or a four of
     its own (a superset of the real defences), so a win found here is a real
     win. At ply 0 the winning first move is left in ``info[I_VCF_MOVE]``.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -402,7 +466,7 @@ def vct(pos, ply, depth_left, attacker):
                 return 2
             n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
         else:
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             if not forced:
                 return 0  # the attacker's move was no threat
     else:
@@ -420,23 +484,23 @@ def vct(pos, ply, depth_left, attacker):
             moves[0] = block
             n = 1
         else:
-            flex4 = _legal_flex4(pos, me)
+            flex4 = _legal_flex4(at, me)
             if flex4 >= 0:
                 if ply == 0:
                     info[I_VCF_MOVE] = flex4
                 return 3
             n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
             _sort_by_value(pos, ply, n, me)
-    # The defences and the threats in one loop, around one recursive call (see vcf).
+    # The defences and the threats in one loop.
     longest = 0  # defending: the longest win over the defences
     result = 0  # attacking: plies to the win found
     for i in range(n):
         move = np.int64(moves[i])
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             continue
-        make(pos, move)
-        found = vct(pos, ply + 1, depth_left - int(defending), attacker)
-        unmake(pos)
+        _make(at, move)
+        found = _vct(at, ply + 1, depth_left - int(defending), attacker)
+        _unmake(at)
         if defending:
             if found == 0:
                 return 0
@@ -535,7 +599,7 @@ def _is_quiet(pos, me, move):
     return not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move)
 
 
-@kernel
+@inlined
 def _reward_cutoff(pos, ply, me, best_i, depth, forced):
     """History: ``move_buf[ply][best_i]`` caused a cutoff, the moves searched before it did not.
 
@@ -678,7 +742,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
 # Alpha-beta
 
 
-@kernel
+@inlined
 def _copy_pv(pos, ply, move):
     """The principal variation at ``ply``: ``move`` and then the child's."""
     child_len = pos.pv[ply + 1, 0]
@@ -710,8 +774,8 @@ def _late_move_reduction(pos, me, move, depth, searched, pv_node, quiet):
     return reduction
 
 
-@kernel
-def negamax(pos, alpha, beta, depth, ply):
+def _negamax_body(at, alpha, beta, depth, ply):
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -749,7 +813,7 @@ def negamax(pos, alpha, beta, depth, ply):
         pos.statics[ply] = -INF  # no static value: the next but one node counts as improving
         improving = ply < 2
     else:
-        if _legal_flex4(pos, me) >= 0:
+        if _legal_flex4(at, me) >= 0:
             return MATE - ply - 3
         if depth <= 0:
             # quiescence: the static value, or a win by continuous fours when that
@@ -760,7 +824,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 cap = info[I_NODES] + QUIESCENCE_VCF_NODES
                 if saved_limit == 0 or cap < saved_limit:
                     info[I_VCF_LIMIT] = cap
-                plies = vcf(pos, ply, np.int64(QUIESCENCE_VCF_DEPTH), me, np.int64(0))
+                plies = _vcf(at, ply, np.int64(QUIESCENCE_VCF_DEPTH), me, np.int64(0))
                 info[I_VCF_LIMIT] = saved_limit
                 if plies > 0:
                     return MATE - ply - plies
@@ -796,7 +860,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 info[I_SIDE] = opp
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_NULL] = 1
-                score = -negamax(pos, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
+                score = -_negamax(at, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
                 info[I_NULL] = 0
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_SIDE] = me
@@ -812,13 +876,13 @@ def negamax(pos, alpha, beta, depth, ply):
             and pos.cells[tt_move] == 0
             and pos.near[tt_move] > 0
             and pos.class_count[opp - 1, C_FLEX4] == 0
-            and not is_forbidden(pos, me, np.int64(tt_move))
+            and not _is_forbidden(at, me, np.int64(tt_move))
         )
         if staged:
             moves[0] = tt_move
             n = 1
         else:
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             if n == 0:
                 return -(MATE - ply - 2) if forced else evaluate(pos)
             _order(pos, ply, n, np.int64(tt_move))
@@ -839,7 +903,7 @@ def negamax(pos, alpha, beta, depth, ply):
                 break
             # the table's move did not cut off: generate the others, that one first
             staged = False
-            n, forced = generate(pos, ply)
+            n, forced = _generate(at, ply)
             _order(pos, ply, n, np.int64(tt_move))
             i = 0
             if _pick(pos, ply, np.int64(0), n) == tt_move:
@@ -850,7 +914,7 @@ def negamax(pos, alpha, beta, depth, ply):
         if searched >= move_count_limit and best > -MATE_BOUND:
             break  # move-count pruning: no later move need be picked
         move = _pick(pos, ply, np.int64(i), n)
-        if is_forbidden(pos, me, move):
+        if _is_forbidden(at, me, move):
             continue
         quiet = not forced and _is_quiet(pos, me, move)
         new_depth = depth - 1
@@ -864,10 +928,9 @@ def negamax(pos, alpha, beta, depth, ply):
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
-        make(pos, move)
+        _make(at, move)
         # The first move in the full window; the others in a null window, reduced,
-        # and again in the full window if they beat alpha. One recursive call for
-        # all: numba types the whole function again for each one it finds.
+        # and again in the full window if they beat alpha.
         full_window = searched == 0
         reduction = 0
         if not full_window:
@@ -875,11 +938,11 @@ def negamax(pos, alpha, beta, depth, ply):
         while True:
             low, child_depth = (-beta, new_depth) if full_window else (
                 -alpha - 1, new_depth - reduction)
-            score = -negamax(pos, low, -alpha, child_depth, ply + 1)
+            score = -_negamax(at, low, -alpha, child_depth, ply + 1)
             if full_window or not (score > alpha and (reduction > 0 or pv_node)):
                 break
             full_window = True
-        unmake(pos)
+        _unmake(at)
         searched += 1
         if info[I_ABORT] != 0:
             return 0
@@ -908,23 +971,25 @@ def negamax(pos, alpha, beta, depth, ply):
 
 
 @inlined
-def _root_threat_search(pos, vcf_depth, vct_depth):
+def _root_threat_search(at, vcf_depth, vct_depth):
     """Plies to a win for the side to move by continuous fours, else by fours and
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
+    pos = at[0]
     me = pos.info[I_SIDE]
-    plies = vcf(pos, np.int64(0), vcf_depth, me, np.int64(1))
+    plies = _vcf(at, np.int64(0), vcf_depth, me, np.int64(1))
     if plies == 0 and pos.info[I_ABORT] == 0:
-        plies = vct(pos, np.int64(0), vct_depth, me)
+        plies = _vct(at, np.int64(0), vct_depth, me)
     return plies
 
 
 @inlined
-def _prepare_root(pos):
+def _prepare_root(at):
     """Fill the root move list (legal candidates, best-looking first); returns its length.
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
+    pos = at[0]
     info = pos.info
     info[I_AGE] = info[I_COUNT]
     me = info[I_SIDE]
@@ -936,12 +1001,12 @@ def _prepare_root(pos):
     if pos.class_count[opp - 1, C_FIVE] > 0:
         n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[0])
     else:
-        n, _ = generate(pos, np.int64(0))
+        n, _ = _generate(at, np.int64(0))
     _order(pos, np.int64(0), n, np.int64(-1))
     count = 0
     for i in range(n):
         move = _pick(pos, np.int64(0), np.int64(i), n)
-        if not is_forbidden(pos, me, move):
+        if not _is_forbidden(at, me, move):
             pos.root[0, count] = move
             pos.root[1, count] = -INF
             count += 1
@@ -950,11 +1015,12 @@ def _prepare_root(pos):
 
 
 @inlined
-def _search_root(pos, depth, alpha, beta, skip):
+def _search_root(at, depth, alpha, beta, skip):
     """Search the root moves from index ``skip`` on; the best one is moved to index ``skip``.
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
+    pos = at[0]
     info = pos.info
     n = info[I_ROOT_COUNT]
     best = -INF
@@ -970,17 +1036,17 @@ def _search_root(pos, depth, alpha, beta, skip):
         reduction = 0
         if depth >= 4 and _is_quiet(pos, me, move):
             reduction = _late_move_reduction(pos, me, move, depth, i - skip, True, True)
-        make(pos, move)
+        _make(at, move)
         one = np.int64(1)
         if i == skip:
-            score = -negamax(pos, -beta, -alpha, depth - 1, one)
+            score = -_negamax(at, -beta, -alpha, depth - 1, one)
         else:
-            score = -negamax(pos, -alpha - 1, -alpha, depth - 1 - reduction, one)
+            score = -_negamax(at, -alpha - 1, -alpha, depth - 1 - reduction, one)
             if score > alpha and reduction > 0:
-                score = -negamax(pos, -alpha - 1, -alpha, depth - 1, one)
+                score = -_negamax(at, -alpha - 1, -alpha, depth - 1, one)
             if alpha < score < beta:
-                score = -negamax(pos, -beta, -alpha, depth - 1, one)
-        unmake(pos)
+                score = -_negamax(at, -beta, -alpha, depth - 1, one)
+        _unmake(at)
         if info[I_ABORT] != 0:
             break
         pos.root[1, i] = score
@@ -1006,13 +1072,14 @@ def _search_root(pos, depth, alpha, beta, skip):
 
 
 @inlined
-def _drop_losing_root_moves(pos, depth, budget):
+def _drop_losing_root_moves(at, depth, budget):
     """If the opponent threatens a VCT, drop the root moves that leave it standing.
 
     Only moves after which a VCT is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
+    pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
@@ -1022,7 +1089,7 @@ def _drop_losing_root_moves(pos, depth, budget):
     one = np.int64(1)
     info[I_SIDE] = opp  # as if we passed
     info[I_VCF_LIMIT] = info[I_NODES] + budget
-    threat = vct(pos, one, depth, opp)
+    threat = _vct(at, one, depth, opp)
     info[I_SIDE] = me
     if threat == 0 or info[I_ABORT] != 0:
         info[I_VCF_LIMIT] = 0
@@ -1031,10 +1098,10 @@ def _drop_losing_root_moves(pos, depth, budget):
     kept = 0
     for i in range(n):
         move = np.int64(pos.root[0, i])
-        make(pos, move)
+        _make(at, move)
         info[I_VCF_LIMIT] = info[I_NODES] + per_move
-        loses = vct(pos, one, depth, opp) > 0
-        unmake(pos)
+        loses = _vct(at, one, depth, opp) > 0
+        _unmake(at)
         if info[I_ABORT] != 0:
             break
         if not loses:
@@ -1050,20 +1117,61 @@ def _drop_losing_root_moves(pos, depth, budget):
     return kept
 
 
-# The root tasks Python asks for, all through one kernel: numba optimises a kernel
-# together with every kernel it calls, so one entry point compiles the search once.
-_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT = range(4)
+# The tasks Python asks for, all through one kernel, which calls the entry points.
+_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT = range(6)
+# The entry points, in the order of their addresses in info[I_ENTRIES:].
+_ENTRIES = {"negamax": _negamax_body, "vcf": _vcf_body, "vct": _vct_body, "make": _make_body,
+            "unmake": _unmake_body, "generate": _generate_body, "forbidden": _forbidden_body}
 
 
 @kernel
 def _root_task(pos, task, a, b, c, d):
+    at = address_of(pos)
     if task == _SEARCH_ROOT:
-        return _search_root(pos, a, b, c, d)
+        return _search_root(at, a, b, c, d)
     if task == _PREPARE_ROOT:
-        return _prepare_root(pos)
+        return _prepare_root(at)
     if task == _ROOT_THREATS:
-        return _root_threat_search(pos, a, b)
-    return _drop_losing_root_moves(pos, a, b)
+        return _root_threat_search(at, a, b)
+    if task == _VCF:
+        return _vcf(at, a, b, c, d)
+    if task == _VCT:
+        return _vct(at, a, b, c)
+    return _drop_losing_root_moves(at, a, b)
+
+
+def load_entry_points(*names: str) -> None:
+    """Compile (or load from the cache) the named entry points ahead of use."""
+    for name in names:
+        entry_address(_ENTRIES[name])
+
+
+def load_root_task() -> None:
+    """Compile (or load from the cache) the kernel of the tasks below, without running it."""
+    _root_task.compile((POSITION_TYPE, *[types.int64] * 5))
+
+
+def _run(pos: Position, task: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> int:
+    for slot, body in enumerate(_ENTRIES.values()):
+        pos.info[I_ENTRIES + slot] = entry_address(body)
+    return int(_root_task(pos, task, a, b, c, d))
+
+
+def vcf(pos: Position, ply: int, depth_left: int, attacker: int, every_four: int) -> int:
+    """Plies to the attacker's five by continuous fours, or 0 if none is found.
+
+    ``attacker`` is the side to move, or the side that has just made a four (then the
+    defender must block it). At ply 0 the winning first move is left in
+    ``info[I_VCF_MOVE]``. With ``every_four`` 0 (the fast leaf search) fours that make
+    nothing on another line are skipped.
+    """
+    return _run(pos, _VCF, ply, depth_left, attacker, every_four)
+
+
+def vct(pos: Position, ply: int, depth_left: int, attacker: int) -> int:
+    """Plies to the attacker's five by fours and threes, or 0 if none is found (at ply 0
+    the winning first move is left in ``info[I_VCF_MOVE]``)."""
+    return _run(pos, _VCT, ply, depth_left, attacker)
 
 
 def prepare_root(pos: Position) -> int:
@@ -1071,14 +1179,14 @@ def prepare_root(pos: Position) -> int:
 
     Returns -1 if the side to move has a five to play (then it is the first root move).
     """
-    return int(_root_task(pos, _PREPARE_ROOT, 0, 0, 0, 0))
+    return _run(pos, _PREPARE_ROOT)
 
 
 def root_threat_search(pos: Position, vcf_depth: int, vct_depth: int) -> int:
     """Plies to a win for the side to move by continuous fours, else by fours and
     threes; 0 if neither is found. The winning first move is left in
     ``info[I_VCF_MOVE]``."""
-    return int(_root_task(pos, _ROOT_THREATS, vcf_depth, vct_depth, 0, 0))
+    return _run(pos, _ROOT_THREATS, vcf_depth, vct_depth)
 
 
 def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> int:
@@ -1086,7 +1194,7 @@ def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> 
 
     Returns the best score (moves before ``skip`` are the earlier multi-PV lines).
     """
-    return int(_root_task(pos, _SEARCH_ROOT, depth, alpha, beta, skip))
+    return _run(pos, _SEARCH_ROOT, depth, alpha, beta, skip)
 
 
 def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
@@ -1096,4 +1204,4 @@ def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
-    return int(_root_task(pos, _DROP_LOSING, depth, budget, 0, 0))
+    return _run(pos, _DROP_LOSING, depth, budget)

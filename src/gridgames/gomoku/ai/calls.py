@@ -1,0 +1,91 @@
+"""Calls between the search's recursive kernels through their addresses.
+
+numba types a function again for every recursive call it finds, in every round of
+its type inference, and optimises each kernel again inside every kernel that calls
+it. For ``negamax``, ``vcf`` and ``vct``, which call themselves and each other, that
+was most of the compile. So each of them is compiled once, on its own, as a C
+callable (``numba.cfunc``, kept in numba's cache like any kernel), and the kernels
+call them through the addresses kept in the position's info array
+(:data:`~gridgames.gomoku.ai.position.I_ENTRIES`): the callee is a value at run
+time, not code to type and optimise again.
+
+Every entry point has the signature :data:`ENTRY_SIGNATURE`: a pointer to the
+position and four integers, returning an integer. Passing the position's
+twenty-two arrays by value would copy them at every call; an entry point reads
+them through the pointer and hands the same pointer on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, cast
+
+from llvmlite import ir
+from numba import cfunc, types
+from numba.core import cgutils
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
+
+from gridgames.gomoku.ai.position import POSITION_TYPE
+
+POSITION_POINTER = types.CPointer(POSITION_TYPE)
+ENTRY_SIGNATURE = types.int64(POSITION_POINTER, types.int64, types.int64, types.int64,
+                              types.int64)
+_ENTRY_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "_nrt": False}
+_compiled: dict[Callable[..., int], Any] = {}
+_lock = threading.Lock()
+
+
+def entry_address(body: Callable[..., int]) -> int:
+    """The address of ``body`` compiled as an entry point (compiled, or loaded from the
+    cache, on first use)."""
+    compiled = _compiled.get(body)
+    if compiled is None:
+        with _lock:
+            compiled = _compiled.get(body)
+            if compiled is None:
+                compiled = _compiled[body] = cfunc(ENTRY_SIGNATURE, **_ENTRY_OPTIONS)(body)
+    return cast(int, compiled.address)
+
+
+@intrinsic
+def _address_of(typingctx: Any, pos: types.Type) -> Any:
+    if pos != POSITION_TYPE:
+        raise TypingError(f"entry points take a position of type {POSITION_TYPE}, "
+                          f"not {pos}")
+
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> Any:
+        slot = cgutils.alloca_once(builder, args[0].type)
+        builder.store(args[0], slot)
+        return builder.bitcast(slot, context.get_value_type(POSITION_POINTER))
+
+    return POSITION_POINTER(pos), codegen
+
+
+@intrinsic
+def _call_at(typingctx: Any, address: types.Type, at: types.Type, a: types.Type,
+             b: types.Type, c: types.Type, d: types.Type) -> Any:
+    if at != POSITION_POINTER:
+        raise TypingError(f"entry points take a pointer to a position, not {at}")
+    for arg in (address, a, b, c, d):
+        if not isinstance(arg, (types.Integer, types.Boolean)):
+            raise TypingError(f"entry points take integers, not {arg}")
+    signature = types.int64(types.int64, *ENTRY_SIGNATURE.args)
+
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> Any:
+        address, *arguments = args
+        function = ir.FunctionType(context.get_value_type(types.int64),
+                                   [argument.type for argument in arguments])
+        callee = builder.inttoptr(address, function.as_pointer())
+        return builder.call(callee, arguments)
+
+    return signature, codegen
+
+
+#: ``address_of(pos)`` in a kernel: a pointer to the kernel's position, for entry points
+#: (the position is copied once, to the kernel's stack).
+address_of: Callable[..., Any] = _address_of
+#: ``call_at(address, at, a, b, c, d)`` in a kernel: call the entry point at ``address``
+#: with the pointer to the position and four integers.
+call_at: Callable[..., int] = _call_at

@@ -41,7 +41,7 @@ class KernelGroup(NamedTuple):
     """Kernels that belong together, and a call that loads (or compiles) all of them.
 
     ``alongside``: on a cold start the group may be compiled by a second process while
-    the groups before it compile here. It must compile without them (it may compile
+    the other groups compile here. It must compile without them (it may compile
     kernels they share), and ``load`` must be a module-level function.
     """
 

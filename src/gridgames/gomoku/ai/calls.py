@@ -1,11 +1,13 @@
-"""Calls between the search's recursive kernels through their addresses.
+"""Calls between the search's kernels through their addresses.
 
 numba types a function again for every recursive call it finds, in every round of
 its type inference, and optimises each kernel again inside every kernel that calls
-it. For ``negamax``, ``vcf`` and ``vct``, which call themselves and each other, that
-was most of the compile. So each of them is compiled once, on its own, as a C
-callable (``numba.cfunc``, kept in numba's cache like any kernel), and the kernels
-call them through the addresses kept in the position's info array
+it. For ``negamax``, ``vcf`` and ``vct``, which call themselves and each other,
+and for the costly kernels they all call (``make``, ``unmake``, move generation,
+the renju foul check), that was most of the compile. So each of them is an entry
+point: compiled once, on its own, as a C callable (``numba.cfunc``, kept in
+numba's cache like any kernel), and called by the kernels through the addresses
+kept in the position's info array
 (:data:`~gridgames.gomoku.ai.position.I_ENTRIES`): the callee is a value at run
 time, not code to type and optimise again.
 

@@ -310,7 +310,8 @@ def _keep_fruitful_fours(pos, me, moves, n):
 
 # The recursive searches and the costly kernels they share are entry points, compiled
 # once each and called through the addresses in info[I_ENTRIES:] (see .calls), with a
-# pointer ``at`` to the position; these are the calls kernels make.
+# pointer ``at`` to the position; these are the calls kernels make (their slots follow
+# the order of _ENTRIES below).
 @inlined
 def _negamax(at, alpha, beta, depth, ply):
     return call_at(at[0].info[I_ENTRIES], at, alpha, beta, depth, ply)

@@ -99,7 +99,11 @@ def test_plot_without_matplotlib_says_how_to_install_it(psq, tmp_path):
     (["h8z99"], "neither a record file nor a position string"),
     (["h8i9", "--rule", "gomoku-9"], "unknown rule 'gomoku-9'; allowed: freestyle"),
     (["h8i9", "--plot", "graph.pdf"], "must end in .png or .svg"),
-    (["h8i9", "--time-ms", "0"], "--time-ms must be 1 or more"),
+    (["h8i9", "--time-ms", "0"],
+     "argument --time-ms: must be a whole number of 1 or more, got 0"),
+    (["h8i9", "--depth", "0"], "argument --depth: must be a whole number of 1 or more, got 0"),
+    (["h8i9", "--depth", "deep"],
+     "argument --depth: must be a whole number of 1 or more, got 'deep'"),
 ])
 def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     result = run(*args, cwd=tmp_path)

@@ -253,7 +253,10 @@ def test_a_match_clock_is_never_overrun(capsys: pytest.CaptureFixture[str],
 
 
 def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["match", "level:1", "level:1", "--games", "0"]) == 2
+    with pytest.raises(SystemExit) as exit_:  # refused by argparse (tests/cli/test_options.py)
+        main(["match", "level:1", "level:1", "--games", "0"])
+    assert exit_.value.code == 2
+    assert "argument --games: must be a whole number of 1 or more" in capsys.readouterr().err
     assert main(["match", "level:1", "level:1", "--rule", "chess"]) == 2
     assert main(["match", "level:1", "level:99"]) == 2
     assert main(["match", "level:1", "level:1", "--sprt", "5"]) == 2

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.records import RecordError, load
 
+from .options import whole_number
+
 if TYPE_CHECKING:
     from gridgames.gomoku.analysis import GameReview
 
@@ -41,9 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a JSON record names its own, otherwise freestyle")
     parser.add_argument("--size", type=int, default=15,
                         help="board size for a position string (default 15)")
-    parser.add_argument("--time-ms", type=int, default=DEFAULT_TIME_MS,
+    parser.add_argument("--time-ms", type=whole_number(1), default=DEFAULT_TIME_MS,
                         help=f"engine time for each position (default {DEFAULT_TIME_MS})")
-    parser.add_argument("--depth", type=int, default=None,
+    parser.add_argument("--depth", type=whole_number(1), default=None,
                         help="search depth for each position instead of a time (reproducible)")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="FILE", default=None,
@@ -160,12 +162,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"gridgames analyse: --plot needs matplotlib; install it with: {PLOT_INSTALL}",
                   file=sys.stderr)
             return 2
-    if args.time_ms is not None and args.time_ms < 1:
-        print("gridgames analyse: --time-ms must be 1 or more", file=sys.stderr)
-        return 2
-    if args.depth is not None and args.depth < 1:
-        print("gridgames analyse: --depth must be 1 or more", file=sys.stderr)
-        return 2
     try:
         board = read_game(args.record, rule, args.size)
     except UsageError as error:

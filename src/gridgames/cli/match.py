@@ -31,17 +31,20 @@ from gridgames.gomoku.match import (
     run_match,
 )
 
+from .options import whole_number
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engines", nargs=2, metavar="ENGINE",
                         help="level:N, level:max, or a brain's command line (quoted)")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--games", type=whole_number(1), default=10,
+                        help="number of games (default 10)")
     parser.add_argument("--rule", default="freestyle",
                         help="freestyle, standard, renju, caro or caro-exact (default freestyle)")
     parser.add_argument("--size", type=int, help="square board size (default 15)")
     parser.add_argument("--width", type=int, help="board width")
     parser.add_argument("--height", type=int, help="board height")
-    parser.add_argument("--time-ms", type=int, default=1000,
+    parser.add_argument("--time-ms", type=whole_number(0), default=1000,
                         help="time per move in milliseconds (default 1000)")
     parser.add_argument("--match-time-ms", type=int,
                         help="time per game for each engine in milliseconds (default: none)")
@@ -52,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="file with one opening a line as a position string like h8i9j10 "
                         "(default: the balanced openings shipped with gridgames for the rule: "
                         "5-stone renju openings under renju, 3-stone ones otherwise)")
-    parser.add_argument("--concurrency", type=int, default=1,
+    parser.add_argument("--concurrency", type=whole_number(1), default=1,
                         help="games played at once (default 1)")
     parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
                         help="directory for one .psq record per game")
@@ -69,19 +72,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_config(args: argparse.Namespace) -> MatchConfig:
-    """The match described by the command line; raises ValueError saying what is wrong."""
+    """The match described by the command line; raises ValueError saying what is wrong.
+
+    ``args`` comes from the parser of :func:`add_arguments`, whose option types have
+    already refused a --games, --time-ms or --concurrency below its minimum.
+    """
     from gridgames.gomoku import Rule
     from gridgames.gomoku.gomocup.openings import load_openings
 
     rule = Rule.from_name(args.rule)
     width = args.width or args.size or 15
     height = args.height or args.size or width
-    if args.games < 1:
-        raise ValueError(f"--games must be 1 or more, got {args.games}")
-    if args.time_ms < 0:
-        raise ValueError(f"--time-ms must be 0 or more, got {args.time_ms}")
-    if args.concurrency < 1:
-        raise ValueError(f"--concurrency must be 1 or more, got {args.concurrency}")
     from gridgames.gomoku.board import check_size
 
     check_size(width, height)

@@ -8,6 +8,8 @@ import socket
 import sys
 from pathlib import Path
 
+from gridgames.cli.options import whole_number
+
 NAME = "serve"
 HELP = "Start the web app (Gomoku and N-Queens in the browser)"
 
@@ -17,9 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
     parser.add_argument("--db", type=Path, default=None,
                         help="SQLite file for saved games (default: in your data folder)")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+    parser.add_argument("--workers", type=whole_number(1), default=min(2, os.cpu_count() or 1),
                         help="engine processes (games thinking at the same time)")
-    parser.add_argument("--queue-limit", type=int, default=None,
+    parser.add_argument("--queue-limit", type=whole_number(1), default=None,
                         help="most computer moves waiting for an engine before new moves are "
                              "refused with 429 (default: 4 per engine process)")
 
@@ -42,12 +44,6 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.workers < 1:
-        print("gridgames serve: --workers must be at least 1", file=sys.stderr)
-        return 2
-    if args.queue_limit is not None and args.queue_limit < 1:
-        print("gridgames serve: --queue-limit must be at least 1", file=sys.stderr)
-        return 2
     # Bind first: a taken port is reported at once, before the slow imports.
     try:
         sock = _bind(args.host, args.port)

@@ -1,0 +1,36 @@
+"""Option types shared by the command lines (``type=`` for argparse).
+
+A bad value is refused by argparse itself: it prints
+``gridgames COMMAND: error: argument --OPTION: MESSAGE`` and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number of ``minimum`` or more.
+
+    >>> whole_number(1)("3")
+    3
+    >>> whole_number(1)("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number of 1 or more, got 0
+    >>> whole_number(0)("abc")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number of 0 or more, got 'abc'
+    """
+    allowed = f"must be a whole number of {minimum} or more"
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{allowed}, got {text!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"{allowed}, got {number}")
+        return number
+
+    return parse

@@ -5,17 +5,19 @@
     python benchmarks/fit_eval.py generate renju.jsonl --rule renju
     python benchmarks/fit_eval.py fit renju.jsonl --rule renju
     python benchmarks/fit_eval.py fit match-out/ more-games/*.psq
+    python benchmarks/fit_eval.py fit games.jsonl --search-weight 1
 
 ``generate`` plays the engine against itself from the shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
-game: its rule, board size, moves and winner. ``fit`` replays the games and takes
-every quiet position (neither side has a five to play, the side to move has no
-open four to make): the game's result for the side to move, then for the side to
-move and for the other side how many empty cells have each shape combo (the four
-line shapes a stone there would make). The evaluation is a sum over those cells.
-Recording moves rather than features lets a later version of the shapes be
-fitted to the same games. ``fit`` also reads ``.psq`` records, or folders of them
-such as ``gridgames match --out`` writes: games against other engines.
+game: its rule, board size, moves, winner and the engine's score before each move.
+``fit`` replays the games and takes every quiet position (neither side has a five to
+play, the side to move has no open four to make): the game's result for the side to
+move, then for the side to move and for the other side how many empty cells have
+each shape combo (the four line shapes a stone there would make). The evaluation is
+a sum over those cells. Recording moves rather than features lets a later version of
+the shapes be fitted to the same games. ``fit`` also reads ``.psq`` records, or
+folders of them such as ``gridgames match --out`` writes: games against other
+engines.
 
 ``fit`` turns each combo into the features the evaluation is linear in: its line
 shapes' counts and its threat class. It first finds the logistic scale that best
@@ -24,6 +26,10 @@ the fixed ones (fives, and the shapes and classes worth nothing) by
 ridge-regularised logistic regression pulled towards the rule's current weights.
 It prints the log-loss and squared error on held-out games (the last fifth) before
 and after, and the rule's ``EvalWeights`` to put into ``gridgames/gomoku/ai/patterns.py``.
+
+The target is the game's result, or with ``--search-weight`` the engine's own score
+of the position in its self-play game (a search of ``--nodes``), turned into a win
+probability on the same scale, or a blend of the two.
 """
 
 from __future__ import annotations
@@ -89,13 +95,17 @@ def opening_board(rng: random.Random, openings: list, rule: Rule) -> Board:
     return board
 
 
-def game_record(board: Board) -> dict:
-    """The line ``generate`` writes for a finished game: rule, size, moves and winner."""
+def game_record(board: Board, scores: list[int | None] | None = None) -> dict:
+    """The line ``generate`` writes for a finished game: rule, size, moves, winner and,
+    for self-play, the engine's score before each move (None before the opening's)."""
     outcome = board.outcome()
     winner = outcome.winner if outcome is not None else None
-    return {"rule": board.rule.name.lower(), "width": board.width, "height": board.height,
-            "moves": [list(m) for m in board.move_stack],
-            "winner": winner.name.lower() if winner else None}
+    record = {"rule": board.rule.name.lower(), "width": board.width, "height": board.height,
+              "moves": [list(m) for m in board.move_stack],
+              "winner": winner.name.lower() if winner else None}
+    if scores is not None:
+        record["scores"] = scores
+    return record
 
 
 def self_play(minutes: float, nodes: int, rule: Rule, seed: int
@@ -120,27 +130,29 @@ def self_play(minutes: float, nodes: int, rule: Rule, seed: int
 def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
     games = 0
     with open(out, "a", encoding="utf-8") as file:
-        for board, _ in self_play(minutes, nodes, rule, seed):
-            file.write(json.dumps(game_record(board)) + "\n")
+        for board, scores in self_play(minutes, nodes, rule, seed):
+            file.write(json.dumps(game_record(board, scores)) + "\n")
             games += 1
             file.flush()
     print(f"{games} games written to {out}")
 
 
 def quiet_positions(game: dict) -> list[list]:
-    """``[result, side to move's combos, other side's combos]`` for each quiet position
-    of a recorded game, the result for the side to move (1 won, 0.5 drawn, 0 lost)."""
+    """``[result, score, side to move's combos, other side's combos]`` for each quiet
+    position of a recorded game: the result for the side to move (1 won, 0.5 drawn,
+    0 lost) and the engine's score there (None where the record has none)."""
     rule = Rule[game["rule"].upper()]
     board = Board(game["width"], game["height"], rule=rule)  # checks each move
     pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
     winner = {"black": 1, "white": 2, None: 0}[game["winner"]]
+    scores = game.get("scores") or [None] * len(game["moves"])
     rows = []
-    for move in game["moves"]:
+    for move, score in zip(game["moves"], scores, strict=True):
         histograms, tactical = features(pos)
         if not tactical:
             side = int(pos.info[P.I_SIDE])
             result = 0.5 if winner == 0 else float(winner == side)
-            rows.append([result, *histograms])
+            rows.append([result, score, *histograms])
         board.push(tuple(move))
         P.make(pos, P.cell_index(pos, tuple(move)))
     return rows
@@ -202,13 +214,19 @@ def read_positions(paths: list[str], rule: Rule) -> list[list]:
     return rows
 
 
-def fit(paths: list[str], ridge: float, rule: Rule) -> None:
+def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> None:
     rows = read_positions(paths, rule)
+    if search_weight > 0:
+        rows = [r for r in rows if r[1] is not None]
+        if not rows:
+            raise SystemExit("no position has an engine score: use games written by "
+                             "'generate', or --search-weight 0")
     results = np.array([r[0] for r in rows])
+    searched = np.array([0.0 if r[1] is None else float(r[1]) for r in rows])
     per_combo = combo_features()
     width = per_combo.shape[1]
     x = np.zeros((len(rows), 2 * width))
-    for i, (_, mover, waiter) in enumerate(rows):
+    for i, (_, _, mover, waiter) in enumerate(rows):
         for side, histogram in ((0, mover), (width, waiter)):
             combos = np.array([c for c, _ in histogram], dtype=np.int64)
             counts = np.array([n for _, n in histogram], dtype=float)
@@ -220,14 +238,16 @@ def fit(paths: list[str], ridge: float, rule: Rule) -> None:
     base = base.astype(float) / EVAL_SCALE
     evals = x @ base + weights.tempo
 
-    def losses(values: np.ndarray, rows: slice) -> tuple[float, float]:
+    def losses(values: np.ndarray, rows: slice, y: np.ndarray = results) -> tuple[float, float]:
         p = np.clip(1 / (1 + np.exp(-values[rows])), 1e-9, 1 - 1e-9)
-        y = results[rows]
+        y = y[rows]
         log_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
         return float(log_loss), float(np.mean((y - p) ** 2))
 
     scales = np.arange(20, 1000, 10)
     scale = float(min(scales, key=lambda k: losses(evals / k, slice(None))[1]))
+    # the target: the game's result, or the engine's own search there, or a blend
+    targets = (1 - search_weight) * results + search_weight / (1 + np.exp(-searched / scale))
     free = np.zeros(2 * width, dtype=bool)
     for side in (0, width):
         free[[side + s for s in FITTED_SHAPES]] = True
@@ -241,7 +261,7 @@ def fit(paths: list[str], ridge: float, rule: Rule) -> None:
     test = slice(len(x) * 4 // 5, None)
     for _ in range(30):  # Newton's method: the loss is convex
         p = 1 / (1 + np.exp(-(z[train] @ theta + offset[train])))
-        gradient = z[train].T @ (p - results[train]) + 2 * ridge * (theta - prior)
+        gradient = z[train].T @ (p - targets[train]) + 2 * ridge * (theta - prior)
         hessian = (z[train] * (p * (1 - p))[:, None]).T @ z[train] + 2 * ridge * np.eye(len(theta))
         theta -= np.linalg.solve(hessian, gradient)
     fitted = base.copy()
@@ -251,6 +271,11 @@ def fit(paths: list[str], ridge: float, rule: Rule) -> None:
     print(f"{len(x)} positions; scale {scale:.0f} centi-stones per logistic unit")
     print(f"held-out log-loss {before[0]:.4f} -> {after[0]:.4f}, "
           f"squared error {before[1]:.4f} -> {after[1]:.4f}")
+    if search_weight > 0:
+        before = losses(evals / scale, test, targets)
+        after = losses((x @ fitted + theta[-1]) / scale, test, targets)
+        print(f"against the target: log-loss {before[0]:.4f} -> {after[0]:.4f}, "
+              f"squared error {before[1]:.4f} -> {after[1]:.4f}")
 
     def table(start: int, count: int, sign: int) -> tuple[int, ...]:
         return tuple(round(sign * v * EVAL_SCALE) for v in fitted[start:start + count])
@@ -281,11 +306,16 @@ def main() -> None:
     fitting.add_argument("--ridge", type=float, default=0.3)
     fitting.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle",
                          help="the rule the games were played under: its weights are refitted")
+    fitting.add_argument("--search-weight", type=float, default=0.0,
+                         help="share of the target taken from the engine's own search score "
+                              "instead of the game's result, 0 to 1 (default 0)")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
     else:
-        fit(args.data, args.ridge, Rule[args.rule.upper()])
+        if not 0 <= args.search_weight <= 1:
+            parser.error("--search-weight must be between 0 and 1")
+        fit(args.data, args.ridge, Rule[args.rule.upper()], args.search_weight)
 
 
 if __name__ == "__main__":

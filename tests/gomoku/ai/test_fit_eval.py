@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,21 @@ def test_a_file_that_is_not_a_record_is_refused_by_name(tmp_path: Path) -> None:
     bad.write_text("hello\n")
     with pytest.raises(SystemExit, match=r"cannot read .*notes\.psq .*records.*: not a"):
         fit_eval.read_positions([str(bad)], fit_eval.Rule.FREESTYLE)
+
+
+def test_written_games_carry_the_engine_scores_into_their_positions(tmp_path: Path) -> None:
+    board = Board(15)
+    board.push_many(WON)
+    scores = [None, None, None, 10, -20, 30, -40, 50, 60]
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(fit_eval.game_record(board, scores)) + "\n")
+    rows = fit_eval.read_positions([str(games)], fit_eval.Rule.FREESTYLE)
+    # the quiet ones: those before black, to move, can make an open four
+    assert [r[1] for r in rows] == scores[:6]
+    assert [r[0] for r in rows[:2]] == [1.0, 0.0]
+
+
+def test_a_search_target_needs_games_with_scores(tmp_path: Path) -> None:
+    _record(WON, tmp_path / "game-0001.psq")
+    with pytest.raises(SystemExit, match="no position has an engine score"):
+        fit_eval.fit([str(tmp_path)], 0.3, fit_eval.Rule.FREESTYLE, search_weight=1.0)

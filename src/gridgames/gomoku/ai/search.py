@@ -317,14 +317,22 @@ def _negamax(at, alpha, beta, depth, ply):
     return call_at(at[0].info[I_ENTRIES], at, alpha, beta, depth, ply)
 
 
+_VCF_SLOT, _VCT_SLOT = 1, 2  # the two threat solvers, which share their move loop
+
+
+@inlined
+def _threat_solver(at, slot, ply, depth_left, attacker, every_four):
+    return call_at(at[0].info[I_ENTRIES + slot], at, ply, depth_left, attacker, every_four)
+
+
 @inlined
 def _vcf(at, ply, depth_left, attacker, every_four):
-    return call_at(at[0].info[I_ENTRIES + 1], at, ply, depth_left, attacker, every_four)
+    return _threat_solver(at, _VCF_SLOT, ply, depth_left, attacker, every_four)
 
 
 @inlined
 def _vct(at, ply, depth_left, attacker):
-    return call_at(at[0].info[I_ENTRIES + 2], at, ply, depth_left, attacker, 0)
+    return _threat_solver(at, _VCT_SLOT, ply, depth_left, attacker, 0)
 
 
 @inlined
@@ -368,6 +376,64 @@ def _forbidden_body(at, color, move, _c, _d):
     return int(is_forbidden(at[0], color, move))
 
 
+@inlined
+def _attacker_opening(pos, ply, depth_left, ply_margin, key):
+    """An attacker node's first steps in either threat search; returns (result, n).
+
+    A result of 0 or more settles the node: a five to play, depth, plies or
+    budget spent, the threat cache, or an opponent's five that no four of ours
+    blocks. Otherwise n is 1 when the one move is the block of that five (a four,
+    left in ``move_buf[ply][0]``), 0 when the caller lists its threats.
+    """
+    settled = _attacker_settled(pos, ply, depth_left, ply_margin)
+    if settled >= 0:
+        return settled, 0
+    cached = _threat_cache_probe(pos, key, ply, depth_left)
+    if cached >= 0:
+        return cached, 0
+    me = pos.info[I_SIDE]
+    if pos.class_count[2 - me, C_FIVE] > 0:  # the opponent's, 3 - me, has a five
+        block = _block_that_is_a_four(pos, me)
+        if block < 0:
+            return 0, 0
+        pos.move_buf[ply, 0] = block
+        return -1, 1
+    return -1, 0
+
+
+@inlined
+def _threat_moves(at, slot, ply, depth_left, attacker, every_four, n):
+    """Make each of ``move_buf[ply][:n]``, search on with the solver in ``slot`` and
+    take it back. The defender's answers: the longest win over them, 0 as soon as
+    one holds (a forbidden one holds nothing). The attacker's threats: plies to the
+    first win (its move left in ``info[I_VCF_MOVE]`` at ply 0), else 0."""
+    pos = at[0]
+    info = pos.info
+    me = info[I_SIDE]
+    defending = attacker != me
+    moves = pos.move_buf[ply]
+    longest = 2
+    for i in range(n):
+        move = np.int64(moves[i])
+        if _is_forbidden(at, me, move):
+            continue
+        _make(at, move)
+        found = _threat_solver(at, slot, ply + 1, depth_left - int(defending), attacker,
+                               every_four)
+        _unmake(at)
+        if defending:
+            if found == 0:
+                return 0
+            longest = max(longest, found + 1)
+        elif found > 0:
+            if ply == 0:
+                info[I_VCF_MOVE] = move
+            return found + 1
+        elif info[I_ABORT] != 0:
+            return 0
+    return longest if defending else 0
+
+
 def _vcf_body(at, ply, depth_left, attacker, every_four):
     """Plies to the attacker's five by continuous fours, or 0 if none is found.
 
@@ -380,61 +446,25 @@ def _vcf_body(at, ply, depth_left, attacker, every_four):
     pos = at[0]
     info = pos.info
     me = info[I_SIDE]
-    opp = 3 - me
     moves = pos.move_buf[ply]
-    defending = attacker != me
-    key = 0
-    if defending:
+    if attacker != me:
         fives = pos.class_count[attacker - 1, C_FIVE]
         if fives == 0:
             return 0
         if fives >= 2 and info[I_CARO] == 0:
             return 2
         n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
-    else:
-        settled = _attacker_settled(pos, ply, depth_left, np.int64(4))
-        if settled >= 0:
-            return settled
-        key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
-        cached = _threat_cache_probe(pos, key, ply, depth_left)
-        if cached >= 0:
-            return cached
-        if pos.class_count[opp - 1, C_FIVE] > 0:
-            block = _block_that_is_a_four(pos, me)
-            if block < 0:
-                return 0
-            moves[0] = block
-            n = 1
-        else:
-            n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
-            if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
-                n = _keep_fruitful_fours(pos, me, moves, n)
-            _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
-    # The defender's blocks and the attacker's fours in one loop.
-    longest = 0  # defending: the longest win over the blocks
-    result = 0  # attacking: plies to the win found
-    for i in range(n):
-        move = np.int64(moves[i])
-        if _is_forbidden(at, me, move):
-            if defending:
-                longest = max(longest, 2)  # black may not block there
-            continue
-        _make(at, move)
-        found = _vcf(at, ply + 1, depth_left - int(defending), attacker, every_four)
-        _unmake(at)
-        if defending:
-            if found == 0:
-                return 0
-            longest = max(longest, found + 1)
-        elif found > 0:
-            if ply == 0:
-                info[I_VCF_MOVE] = move
-            result = found + 1
-            break
-        elif info[I_ABORT] != 0:
-            return 0
-    if defending:
-        return longest
+        return _threat_moves(at, _VCF_SLOT, ply, depth_left, attacker, every_four, n)
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
+    result, n = _attacker_opening(pos, ply, depth_left, np.int64(4), key)
+    if result >= 0:
+        return result
+    if n == 0:
+        n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
+        if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
+            n = _keep_fruitful_fours(pos, me, moves, n)
+        _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    result = _threat_moves(at, _VCF_SLOT, ply, depth_left, attacker, every_four, n)
     _threat_cache_store(pos, key, result, depth_left)
     return result
 
@@ -453,11 +483,8 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
     pos = at[0]
     info = pos.info
     me = info[I_SIDE]
-    opp = 3 - me
     moves = pos.move_buf[ply]
-    defending = attacker != me
-    key = 0
-    if defending:
+    if attacker != me:
         if pos.class_count[me - 1, C_FIVE] > 0:
             return 0
         if _out_of_budget(pos):
@@ -470,51 +497,20 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
             n, forced = _generate(at, ply)
             if not forced:
                 return 0  # the attacker's move was no threat
-    else:
-        settled = _attacker_settled(pos, ply, depth_left, np.int64(8))
-        if settled >= 0:
-            return settled
-        key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
-        cached = _threat_cache_probe(pos, key, ply, depth_left)
-        if cached >= 0:
-            return cached
-        if pos.class_count[opp - 1, C_FIVE] > 0:
-            block = _block_that_is_a_four(pos, me)
-            if block < 0:
-                return 0
-            moves[0] = block
-            n = 1
-        else:
-            flex4 = _legal_flex4(at, me)
-            if flex4 >= 0:
-                if ply == 0:
-                    info[I_VCF_MOVE] = flex4
-                return 3
-            n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
-            _sort_by_value(pos, ply, n, me)
-    # The defences and the threats in one loop.
-    longest = 0  # defending: the longest win over the defences
-    result = 0  # attacking: plies to the win found
-    for i in range(n):
-        move = np.int64(moves[i])
-        if _is_forbidden(at, me, move):
-            continue
-        _make(at, move)
-        found = _vct(at, ply + 1, depth_left - int(defending), attacker)
-        _unmake(at)
-        if defending:
-            if found == 0:
-                return 0
-            longest = max(longest, found + 1)
-        elif found > 0:
+        return _threat_moves(at, _VCT_SLOT, ply, depth_left, attacker, np.int64(0), n)
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
+    result, n = _attacker_opening(pos, ply, depth_left, np.int64(8), key)
+    if result >= 0:
+        return result
+    if n == 0:
+        flex4 = _legal_flex4(at, me)
+        if flex4 >= 0:
             if ply == 0:
-                info[I_VCF_MOVE] = move
-            result = found + 1
-            break
-        elif info[I_ABORT] != 0:
-            return 0
-    if defending:
-        return max(longest, 2)
+                info[I_VCF_MOVE] = flex4
+            return 3
+        n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
+        _sort_by_value(pos, ply, n, me)
+    result = _threat_moves(at, _VCT_SLOT, ply, depth_left, attacker, np.int64(0), n)
     _threat_cache_store(pos, key, result, depth_left)
     return result
 

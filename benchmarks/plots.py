@@ -82,8 +82,7 @@ def plot_nps_vs_rapfi(plt: Any, out: Path) -> Path:
     ax.set_title(f"Nodes per second at {one['time_ms']} ms a move ({one['positions']} positions)")
     ax.set_ylim(0, max([*ours, *threads.values(), *rapfi]) * 1.25)
     ax.legend(loc="upper left", fontsize=8, ncols=3)
-    fig.text(0.01, 0.01, caption(figures), fontsize=7, color="0.4")
-    return save(fig, out / "nps-vs-rapfi.png")
+    return finish(fig, figures, out / "nps-vs-rapfi.png")
 
 
 def plot_level_ladder(plt: Any, out: Path) -> Path:
@@ -105,8 +104,7 @@ def plot_level_ladder(plt: Any, out: Path) -> Path:
     ax.set_ylabel("score of the higher level (95% interval)")
     ax.set_title("The level ladder: each level against the one below")
     ax.legend(loc="lower right", fontsize=8)
-    fig.text(0.01, 0.01, caption(figures), fontsize=7, color="0.4")
-    return save(fig, out / "level-ladder.png")
+    return finish(fig, figures, out / "level-ladder.png")
 
 
 def plot_move_loss_vs_time(plt: Any, out: Path) -> Path:
@@ -125,8 +123,7 @@ def plot_move_loss_vs_time(plt: Any, out: Path) -> Path:
     ax.set_ylabel("mean loss of win probability")
     ax.set_title(f"Move quality judged by {figures['judge'].split(' (')[0]} "
                  f"({figures['positions']} positions)")
-    fig.text(0.01, 0.01, caption(figures), fontsize=7, color="0.4")
-    return save(fig, out / "move-loss-vs-time.png")
+    return finish(fig, figures, out / "move-loss-vs-time.png")
 
 
 def plot_rapfi_history(plt: Any, out: Path) -> Path:
@@ -147,6 +144,31 @@ def plot_rapfi_history(plt: Any, out: Path) -> Path:
     fig.text(0.01, 0.01, f"{figures['machine']}, {first} to {last}", fontsize=7, color="0.4")
     fig.subplots_adjust(bottom=0.42, top=0.93)
     return save(fig, out / "rapfi-score-history.png", tight=False)
+
+
+def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
+    figures = load("reference-engines-2026-11-26.json")
+    rows = [row for row in figures["matches"] if row["opponent"] == "Rapfi"]
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    for key, label, color, shift in (("all", "both colours", "#8b4513", 1.0),
+                                     ("black", "as black", "0.2", 0.94),
+                                     ("white", "as white", "#4a6fa5", 1.06)):
+        scores = [interval(*row[key]) for row in rows]
+        ax.errorbar([row["time_ms"] * shift for row in rows], [s for s, _ in scores],
+                    yerr=[e for _, e in scores], fmt="o-" if key == "all" else "o",
+                    color=color, capsize=3, label=label, markersize=4)
+    ax.axhline(0.5, color="0.5", linestyle="--", linewidth=0.8)
+    ax.set_xscale("log")
+    times = [row["time_ms"] for row in rows]
+    ax.set_xticks(times, [f"{t / 1000:g} s\n({sum(row['all'])} games)"
+                          for t, row in zip(times, rows, strict=True)])
+    ax.minorticks_off()
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("time a move, each side")
+    ax.set_ylabel("score against Rapfi (95% interval)")
+    ax.set_title("Against Rapfi at three times a move (freestyle)")
+    ax.legend(loc="upper left", fontsize=8)
+    return finish(fig, figures, out / "rapfi-score-vs-time.png")
 
 
 def plot_queens(plt: Any, out: Path) -> Path:
@@ -170,8 +192,13 @@ def plot_queens(plt: Any, out: Path) -> Path:
     right.set_ylabel("ms")
     right.set_title("count_solutions(N)")
     right.legend(fontsize=7)
+    return finish(fig, figures, out / "queens-vs-n.png")
+
+
+def finish(fig: Any, figures: Figures, path: Path) -> Path:
+    """Name the machine and date of the figures under the plot, and save it."""
     fig.text(0.01, 0.01, caption(figures), fontsize=7, color="0.4")
-    return save(fig, out / "queens-vs-n.png")
+    return save(fig, path)
 
 
 def save(fig: Any, path: Path, *, tight: bool = True) -> Path:
@@ -187,6 +214,7 @@ PLOTS: dict[str, Callable[[Any, Path], Path]] = {
     "level-ladder": plot_level_ladder,
     "move-loss-vs-time": plot_move_loss_vs_time,
     "rapfi-score-history": plot_rapfi_history,
+    "rapfi-score-vs-time": plot_rapfi_score_vs_time,
     "queens-vs-n": plot_queens,
 }
 

@@ -16,7 +16,12 @@ OPTIONS = [
     (["match", "level:1", "level:1"], "--games", 1),
     (["match", "level:1", "level:1"], "--concurrency", 1),
     (["match", "level:1", "level:1"], "--time-ms", 0),
+    (["serve"], "--workers", 1),
+    (["serve"], "--queue-limit", 1),
 ]
+# where each command's options are declared
+MODULES = {"analyse": "gridgames.cli.analyse", "match": "gridgames.cli.match",
+           "serve": "gridgames.web.cli"}
 
 
 def test_whole_number_parses_the_minimum_and_more() -> None:
@@ -72,7 +77,7 @@ def test_a_value_that_is_not_a_number_is_refused(capsys: pytest.CaptureFixture[s
 def test_the_minimum_itself_is_allowed(command: list[str], option: str, minimum: int) -> None:
     from importlib import import_module
 
-    module = import_module(f"gridgames.cli.{command[0]}")
+    module = import_module(MODULES[command[0]])
     parser = argparse.ArgumentParser()
     module.add_arguments(parser)
     args = parser.parse_args([*command[1:], option, str(minimum)])

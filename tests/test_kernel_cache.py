@@ -17,10 +17,26 @@ COUNT = (
 )
 
 
-def _count(cache: Path) -> subprocess.CompletedProcess[str]:
+def _run(code: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter whose kernels are cached in ``cache``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    return subprocess.run([sys.executable, "-c", COUNT], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=600)
+
+
+def _count(cache: Path) -> subprocess.CompletedProcess[str]:
+    return _run(COUNT, cache)
+
+
+def _corrupt(cache: Path, pattern: str) -> None:
+    """Spoil the cached kernels matching ``pattern`` as a disk that filled up mid-write
+    would leave them: a garbage index, the code cut short."""
+    indexes = list(cache.rglob(f"{pattern}.nbi"))
+    assert indexes
+    for index in indexes:
+        index.write_bytes(b"garbage\n")
+    for code in cache.rglob(f"{pattern}.nbc"):
+        code.write_bytes(code.read_bytes()[:100])
 
 
 @pytest.mark.slow
@@ -28,12 +44,7 @@ def test_an_unreadable_cache_is_compiled_again(tmp_path: Path) -> None:
     first = _count(tmp_path)
     assert first.returncode == 0, first.stderr
     assert "preparing the queens solver (first run only)" in first.stderr
-    indexes = list(tmp_path.rglob("*.nbi"))
-    assert indexes
-    for index in indexes:  # as a disk that filled up mid-write would leave them
-        index.write_bytes(b"garbage\n")
-    for code in tmp_path.rglob("*.nbc"):
-        code.write_bytes(code.read_bytes()[:100])
+    _corrupt(tmp_path, "*")
 
     again = _count(tmp_path)
     assert again.returncode == 0, again.stderr
@@ -57,22 +68,12 @@ SEARCH = (
 
 @pytest.mark.slow
 def test_an_unreadable_entry_point_of_the_search_is_compiled_again(tmp_path: Path) -> None:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-
-    def search() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", SEARCH], env=env, capture_output=True,
-                              text=True, timeout=600)
-
-    first = search()
+    first = _run(SEARCH, tmp_path)
     assert first.returncode == 0, first.stderr
-    entries = list(tmp_path.rglob("search._negamax_body-*.nbi"))
-    assert entries  # the search's entry points are cached like its kernels
-    for index in entries:
-        index.write_bytes(b"garbage\n")
-    for code in tmp_path.rglob("search._negamax_body-*.nbc"):
-        code.write_bytes(code.read_bytes()[:100])
+    # the search's entry points are cached like its kernels (_corrupt finds them)
+    _corrupt(tmp_path, "search._negamax_body-*")
 
-    again = search()
+    again = _run(SEARCH, tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stdout == first.stdout  # the same move
     assert "Traceback" not in again.stderr

@@ -113,6 +113,7 @@ class Position(NamedTuple):
     history: np.ndarray  # int64 (5, N): quiet, then attack history per colour; dedup stamps
     killers: np.ndarray  # int32 (MAX_PLY, 2)
     statics: np.ndarray  # int32 (MAX_PLY,): static value of each node on the current line
+    made: np.ndarray  # int32 (MAX_PLY,): the threat class each ply's move makes for its side
     pv: np.ndarray  # int32 (MAX_PLY, MAX_PLY + 1): length, then moves
     move_buf: np.ndarray  # int32 (MAX_PLY, N)
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
@@ -127,8 +128,8 @@ POSITION_TYPE = types.NamedTuple(
         (np.int8, 1), (np.int8, 2), (np.int32, 1), (np.uint8, 2), (np.int32, 2), (np.int16, 1),
         (np.int32, 2), (np.int64, 1), (np.int32, 2), (np.int32, 2), (np.int64, 2),
         (np.uint8, 2), (np.int32, 2), (np.int64, 2), (np.int64, 2), (np.int32, 2),
-        (np.int32, 1), (np.int32, 2), (np.int32, 2), (np.int32, 2), (np.int32, 2),
-        (np.int64, 2))],
+        (np.int32, 1), (np.int32, 1), (np.int32, 2), (np.int32, 2), (np.int32, 2),
+        (np.int32, 2), (np.int64, 2))],
     Position)
 
 
@@ -193,6 +194,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         history=np.zeros((5, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
         statics=np.zeros(MAX_PLY, dtype=np.int32),
+        made=np.zeros(MAX_PLY, dtype=np.int32),
         pv=np.zeros((MAX_PLY, MAX_PLY + 1), dtype=np.int32),
         move_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
         score_buf=np.zeros((MAX_PLY, n), dtype=np.int32),

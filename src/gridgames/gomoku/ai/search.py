@@ -119,6 +119,12 @@ def _threat_budget_spent(pos):
 
 
 @inlined
+def _class_at(pos, c, idx):
+    """The threat class (C_*) a stone of colour index ``c`` would make on ``idx``."""
+    return pos.combo_table[T_CLASS, pos.combo[c, idx]]
+
+
+@inlined
 def _region(pos, margin):
     """Bounding box of the stones grown by ``margin``, clipped to the board."""
     info = pos.info
@@ -141,7 +147,7 @@ def find_cells(pos, color, min_class, max_class, out):
         for x in range(x0, x1 + 1):
             idx = row + x
             if pos.cells[idx] == 0:
-                cls = pos.combo_table[T_CLASS, pos.combo[c, idx]]
+                cls = _class_at(pos, c, idx)
                 if min_class <= cls <= max_class:
                     out[n] = idx
                     n += 1
@@ -158,7 +164,7 @@ def _five_cell(pos, color):
         row = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             idx = row + x
-            if pos.cells[idx] == 0 and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FIVE:
+            if pos.cells[idx] == 0 and _class_at(pos, c, idx) == C_FIVE:
                 return idx
     return -1
 
@@ -182,7 +188,7 @@ def _legal_flex4(at, color):
             idx = row + x
             if (
                 pos.cells[idx] == 0
-                and pos.combo_table[T_CLASS, pos.combo[c, idx]] == C_FLEX4
+                and _class_at(pos, c, idx) == C_FLEX4
                 and not _is_forbidden(at, color, idx)
             ):
                 return idx
@@ -238,7 +244,7 @@ def _block_that_is_a_four(pos, me):
     if pos.class_count[opp - 1, C_FIVE] > 1:
         return -1
     block = _five_cell(pos, opp)
-    if pos.combo_table[T_CLASS, pos.combo[me - 1, block]] < C_BLOCK4:
+    if _class_at(pos, me - 1, block) < C_BLOCK4:
         return -1
     return block
 
@@ -303,7 +309,7 @@ def _keep_fruitful_fours(pos, me, moves, n):
         for d in range(4):
             if pos.shape[c, idx * 4 + d] >= B3:
                 lines += 1
-        if lines >= 2 or pos.combo_table[T_CLASS, pos.combo[c, idx]] >= C_FLEX4:
+        if lines >= 2 or _class_at(pos, c, idx) >= C_FLEX4:
             moves[kept] = idx
             kept += 1
     return kept
@@ -588,7 +594,7 @@ def generate(pos, ply):
 @inlined
 def _makes_three(pos, c, move):
     """Whether a stone of colour index ``c`` on ``move`` makes a three or more: an attack."""
-    return pos.combo_table[T_CLASS, pos.combo[c, move]] >= C_FLEX3
+    return _class_at(pos, c, move) >= C_FLEX3
 
 
 @inlined
@@ -785,7 +791,7 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
             reduction -= 1
     made = pos.made[ply]
     if forced:
-        if pos.combo_table[T_CLASS, pos.combo[2 - me, move]] < C_BLOCK4:
+        if _class_at(pos, 2 - me, move) < C_BLOCK4:
             if _distance(pos, move, np.int64(1)) > 4:
                 reduction += 2
             if _distance(pos, move, np.int64(2)) > 4:
@@ -951,7 +957,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
-        pos.made[ply] = pos.combo_table[T_CLASS, pos.combo[me - 1, move]]
+        pos.made[ply] = _class_at(pos, me - 1, move)
         # The first move in the full window; the others in a null window, reduced,
         # then unreduced if they beat alpha, and in the full window if they still do.
         if searched == 0:
@@ -1065,7 +1071,7 @@ def _search_root(at, depth, alpha, beta, skip):
         move = np.int64(pos.root[0, i])
         # late quiet root moves are reduced as on any principal variation, from
         # depth 4: a shallow search (the lower levels') needs every root move whole
-        pos.made[0] = pos.combo_table[T_CLASS, pos.combo[me - 1, move]]
+        pos.made[0] = _class_at(pos, me - 1, move)
         reduction = 0
         if depth >= 4 and _is_quiet(pos, me, move):
             reduction = _late_move_reduction(pos, np.int64(0), me, move, depth, i - skip,

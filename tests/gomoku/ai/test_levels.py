@@ -33,7 +33,7 @@ def test_limit_for_caps_time() -> None:
     assert top.limit_for(None) == top.limit
     assert top.limit_for(100).time_ms == 100
     assert top.limit_for(10**6).time_ms == top.limit.time_ms
-    assert get_level(3).limit_for(250) == Limit(time_ms=250, nodes=5_000, depth=3)
+    assert get_level(3).limit_for(250) == Limit(time_ms=250, nodes=8_000, depth=4)
 
 
 def test_limit_rejects_negative_values() -> None:

@@ -35,12 +35,12 @@ class Level:
 # deterministic), the top level by time; ``limit_for`` adds the caller's time cap on
 # top. Each level wins at least three games in four against the one below
 # (``benchmarks/engine_levels.py``): depth 2 is too close to depth 1 for that, and
-# above depth 3 it takes six to eight times the nodes.
+# so is depth 3 under renju; each level above takes six to eight times the nodes.
 LEVELS: tuple[Level, ...] = (
     Level(1, "Beginner", "greedy: plays the best-looking point, no look-ahead", Limit(depth=0)),
     Level(2, "Novice", "looks one move ahead and sees forced fours",
           Limit(depth=1, nodes=1_000)),
-    Level(3, "Casual", "looks three moves ahead", Limit(depth=3, nodes=5_000)),
+    Level(3, "Casual", "looks four moves ahead", Limit(depth=4, nodes=8_000)),
     Level(4, "Club", "short search", Limit(nodes=30_000)),
     Level(5, "Expert", "long search", Limit(nodes=250_000)),
     Level(6, "Master", "full engine, five seconds a move", Limit(time_ms=5_000)),

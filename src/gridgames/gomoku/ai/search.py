@@ -1070,7 +1070,7 @@ def _search_root(at, depth, alpha, beta, skip):
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
         # late quiet root moves are reduced as on any principal variation, from
-        # depth 4: a shallow search (the lower levels') needs every root move whole
+        # depth 4: a search of three plies or less needs every root move whole
         pos.made[0] = _class_at(pos, me - 1, move)
         reduction = 0
         if depth >= 4 and _is_quiet(pos, me, move):

@@ -598,9 +598,10 @@ def _makes_three(pos, c, move):
 
 
 @inlined
-def _is_quiet(pos, me, move):
-    """Whether ``move`` makes no three for the side to move (``me``) nor stops one."""
-    return not _makes_three(pos, me - 1, move) and not _makes_three(pos, 2 - me, move)
+def _is_quiet(pos, me, move, made):
+    """Whether ``move``, of threat class ``made`` for the side to move (``me``), makes
+    no three nor stops one."""
+    return made < C_FLEX3 and not _makes_three(pos, 2 - me, move)
 
 
 @inlined
@@ -945,7 +946,8 @@ def _negamax_body(at, alpha, beta, depth, ply):
         move = _pick(pos, ply, np.int64(i), n)
         if _is_forbidden(at, me, move):
             continue
-        quiet = not forced and _is_quiet(pos, me, move)
+        made = _class_at(pos, me - 1, move)
+        quiet = not forced and _is_quiet(pos, me, move, made)
         new_depth = depth - 1
         if n == 1 and not staged:
             new_depth = depth  # a single forced reply costs no depth
@@ -957,7 +959,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
-        pos.made[ply] = _class_at(pos, me - 1, move)
+        pos.made[ply] = made
         # The first move in the full window; the others in a null window, reduced,
         # then unreduced if they beat alpha, and in the full window if they still do.
         if searched == 0:
@@ -1071,9 +1073,10 @@ def _search_root(at, depth, alpha, beta, skip):
         move = np.int64(pos.root[0, i])
         # late quiet root moves are reduced as on any principal variation, from
         # depth 4: a search of three plies or less needs every root move whole
-        pos.made[0] = _class_at(pos, me - 1, move)
+        made = _class_at(pos, me - 1, move)
+        pos.made[0] = made
         reduction = 0
-        if depth >= 4 and _is_quiet(pos, me, move):
+        if depth >= 4 and _is_quiet(pos, me, move, made):
             reduction = _late_move_reduction(pos, np.int64(0), me, move, depth, i - skip,
                                              True, False, True)
         _make(at, move)

@@ -94,6 +94,7 @@ def read_positions(paths: list[str], rule: Rule, player: str) -> Positions:
         for file in files:
             try:
                 record = load(file, rule)
+                record.to_board()  # every move legal, or the record is refused
             except (OSError, RecordError) as error:
                 raise SystemExit(f"cannot read {file}: {error}") from None
             games += 1

@@ -64,3 +64,10 @@ def test_quiet_only_keeps_the_quiet_candidates_of_quiet_choices() -> None:
     assert len(quiet) == 1
     assert quiet.mover[0].tolist() == [0, two, 0]
     assert quiet.played[0] == 1
+
+
+def test_a_record_with_an_illegal_move_is_refused_by_name(tmp_path: Path) -> None:
+    bad = tmp_path / "game-0001.psq"
+    bad.write_text("Piskvorky 15x15, 0:0, 0\n8,8,0\n8,8,10\nx\ny\n0\n")
+    with pytest.raises(SystemExit, match=r"cannot read .*game-0001\.psq: move 2 is not legal"):
+        fit_order.read_positions([str(tmp_path)], fit_order.Rule.FREESTYLE, "y")

@@ -50,13 +50,11 @@ from gridgames.gomoku.ai.patterns import (
     C_FIVE,
     C_FLEX4,
     CLASS_NAMES,
-    COMBO_CLASS,
     EVAL_SCALE,
     N_CLASSES,
-    N_COMBOS,
     N_SHAPES,
     SHAPE_NAMES,
-    combo_shapes,
+    combo_features,
     eval_weights,
 )
 from gridgames.gomoku.gomocup.openings import centred, default_openings
@@ -156,16 +154,6 @@ def quiet_positions(game: dict) -> list[list]:
         board.push(tuple(move))
         P.make(pos, P.cell_index(pos, tuple(move)))
     return rows
-
-
-def combo_features() -> np.ndarray:
-    """One row a shape combo: its line shapes' counts, then its class (one-hot)."""
-    table = np.zeros((N_COMBOS, N_SHAPES + N_CLASSES))
-    for combo in range(N_COMBOS):
-        for shape in combo_shapes(combo):
-            table[combo, shape] += 1
-        table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
-    return table
 
 
 def match_games(path: Path, rule: Rule) -> list[dict]:

@@ -45,10 +45,9 @@ from gridgames.gomoku.ai.patterns import (
     CLASS_NAMES,
     COMBO_CLASS,
     N_CLASSES,
-    N_COMBOS,
     N_SHAPES,
     SHAPE_NAMES,
-    combo_shapes,
+    combo_features,
 )
 from gridgames.gomoku.records import RecordError, load
 
@@ -130,16 +129,6 @@ def quiet_only(positions: Positions) -> Positions:
             kept = np.flatnonzero(quiet)
             part.add(mover[kept], other[kept], int(np.flatnonzero(kept == played)[0]), game)
     return part
-
-
-def combo_features() -> np.ndarray:
-    """One row a combo: its line shapes' counts, then its class (one-hot)."""
-    table = np.zeros((N_COMBOS, N_SHAPES + N_CLASSES))
-    for combo in range(N_COMBOS):
-        for shape in combo_shapes(combo):
-            table[combo, shape] += 1
-        table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
-    return table
 
 
 class Softmax:

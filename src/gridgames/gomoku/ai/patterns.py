@@ -302,16 +302,23 @@ def combo_shapes(combo: int) -> tuple[int, int, int, int]:
     )
 
 
+def combo_features() -> np.ndarray:
+    """One row a shape combo: its line shapes' counts, then its class (one-hot). The
+    evaluation is linear in these (:func:`combo_evals`), and its weights are fitted
+    on them."""
+    table = np.zeros((N_COMBOS, N_SHAPES + N_CLASSES))
+    for combo in range(N_COMBOS):
+        for shape in combo_shapes(combo):
+            table[combo, shape] += 1
+        table[combo, N_SHAPES + COMBO_CLASS[combo]] = 1
+    return table
+
+
 def combo_evals(weights: EvalWeights) -> np.ndarray:
     """Each shape combo's worth to a side: row 0 when it is to move, row 1 when not."""
-    evals = np.zeros((2, N_COMBOS), dtype=np.int32)
-    for combo in range(N_COMBOS):
-        shapes = combo_shapes(combo)
-        cls = COMBO_CLASS[combo]
-        for role in range(2):
-            evals[role, combo] = (sum(weights.shape[role][s] for s in shapes)
-                                  + weights.klass[role][cls])
-    return evals
+    features = combo_features()
+    rows = [features @ np.array(weights.shape[role] + weights.klass[role]) for role in range(2)]
+    return np.rint(rows).astype(np.int32)
 
 
 def _build_combo_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.notation import parse_renju
+
+BENCHMARKS = Path(__file__).parents[3] / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py`` as a module (it is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def stones(text: str, height: int = 15) -> list[tuple[int, int]]:

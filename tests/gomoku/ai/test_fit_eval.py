@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Board
 from gridgames.gomoku.records import GameRecord, save
 
-_SCRIPT = Path(__file__).parents[3] / "benchmarks" / "fit_eval.py"
-_spec = importlib.util.spec_from_file_location("fit_eval", _SCRIPT)
-assert _spec is not None and _spec.loader is not None
-fit_eval = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fit_eval)
+fit_eval = load_benchmark("fit_eval")
 
 # Black makes five on row 7 while white answers on row 9: 9 moves.
 WON = [(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (5, 9), (6, 7), (9, 9), (7, 7)]

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
+from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Board
 from gridgames.gomoku.ai.patterns import F2, F3, N_SHAPES, combo_shapes
 from gridgames.gomoku.records import GameRecord, save
 
-_SCRIPT = Path(__file__).parents[3] / "benchmarks" / "fit_order.py"
-_spec = importlib.util.spec_from_file_location("fit_order", _SCRIPT)
-assert _spec is not None and _spec.loader is not None
-fit_order = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fit_order)
+fit_order = load_benchmark("fit_order")
 
 # Black makes five on row 7 while white answers on row 9; the first three are the opening.
 WON = [(3, 7), (3, 9), (4, 7), (4, 9), (5, 7), (5, 9), (6, 7), (9, 9), (7, 7)]

@@ -35,11 +35,15 @@ probability on the same scale, or a blend of the two.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import random
+import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -54,15 +58,23 @@ from gridgames.gomoku.ai.patterns import (
     N_CLASSES,
     N_SHAPES,
     SHAPE_NAMES,
+    EvalWeights,
     combo_features,
     eval_weights,
 )
+from gridgames.gomoku.gomocup import Engine, EngineError, EngineInfo
 from gridgames.gomoku.gomocup.openings import centred, default_openings
 from gridgames.gomoku.records import RecordError, load
 
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
 FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
+# The evaluation network's training: full-batch Adam steps, step size, weight decay.
+NET_EPOCHS = 3000
+NET_RATE = 3e-3
+NET_L2 = 1e-4
+# A win or loss another engine has found, as a score: a sure result on any scale.
+MATE_SCORE = 5000
 
 
 def features(pos: P.Position) -> tuple[list[list[list[int]]], bool]:
@@ -113,7 +125,7 @@ def self_play(minutes: float, nodes: int, rule: Rule, seed: int
     opening's own moves)."""
     warm_up()
     rng = random.Random(seed)
-    openings = default_openings()
+    openings = default_openings(rule)
     deadline = time.monotonic() + 60 * minutes
     while time.monotonic() < deadline:
         board = opening_board(rng, openings, rule)
@@ -154,6 +166,86 @@ def quiet_positions(game: dict) -> list[list]:
         board.push(tuple(move))
         P.make(pos, P.cell_index(pos, tuple(move)))
     return rows
+
+
+def quiet_plies(game: dict) -> list[int]:
+    """The plies (moves already played) of a recorded game whose position is quiet."""
+    rule = Rule[game["rule"].upper()]
+    pos = P.new_position(game["width"], game["height"], rule.code, P.new_table(4))
+    plies = []
+    for ply, move in enumerate(game["moves"]):
+        if not features(pos)[1]:
+            plies.append(ply)
+        P.make(pos, P.cell_index(pos, tuple(move)))
+    return plies
+
+
+_judges: dict[str, Engine] = {}
+
+
+def _judge_info(judge: str, board: Board, judge_ms: int) -> EngineInfo:
+    """The judge's verdict on ``board``. One process a worker, kept between positions;
+    one that breaks the protocol (some brains get confused by a new position right
+    after finding a win) is replaced once."""
+    for attempt in range(2):
+        engine = _judges.get(judge)
+        if engine is None:
+            engine = _judges[judge] = Engine(judge, tolerance_ms=10_000,
+                                             restart_before_board=False)
+            atexit.register(engine.quit)
+        try:
+            return engine.play(board, Limit(time_ms=judge_ms)).info
+        except EngineError:
+            engine.quit()
+            del _judges[judge]
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _judge_game(task: tuple[str, dict, list[int], int]) -> dict:
+    """The game with the judge's score before each of the given plies (None elsewhere);
+    a win or loss the judge has found counts as +-MATE_SCORE."""
+    judge, game, plies, judge_ms = task
+    rule = Rule[game["rule"].upper()]
+    scores: list[int | None] = [None] * len(game["moves"])
+    for ply in plies:
+        board = Board(game["width"], game["height"], rule=rule)
+        board.push_many([tuple(m) for m in game["moves"][:ply]])
+        info = _judge_info(judge, board, judge_ms)
+        if info.mate is not None:
+            scores[ply] = MATE_SCORE if info.mate > 0 else -MATE_SCORE
+        else:
+            scores[ply] = info.score
+    return {**game, "scores": scores}
+
+
+def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rule: Rule,
+          workers: int, seed: int) -> None:
+    """Write the games again with another engine's score of their quiet positions:
+    one in ``every``, from the 7th move on, drawn at random."""
+    rng = random.Random(seed)
+    tasks = []
+    for name in paths:
+        path = Path(name)
+        games = (match_games(path, rule) if path.is_dir() or path.suffix.lower() == ".psq"
+                 else written_games(path, rule))
+        for game in games:
+            plies = [p for p in quiet_plies(game) if p >= 6 and rng.randrange(every) == 0]
+            if plies:
+                tasks.append((judge, game, plies, judge_ms))
+    total = sum(len(plies) for _, _, plies, _ in tasks)
+    print(f"{total} positions of {len(tasks)} games to rate, {judge_ms} ms each", flush=True)
+    done = 0
+    start = time.monotonic()
+    with (ProcessPoolExecutor(workers) as pool,
+          open(out, "a", encoding="utf-8") as file):
+        for game in pool.map(_judge_game, tasks):
+            file.write(json.dumps(game) + "\n")
+            done += sum(score is not None for score in game["scores"])
+            print(f"\r{done}/{total} rated, {time.monotonic() - start:.0f} s", end="",
+                  file=sys.stderr, flush=True)
+    print(f"\n{done} positions rated, written to {out}")
 
 
 def match_games(path: Path, rule: Rule) -> list[dict]:
@@ -202,13 +294,31 @@ def read_positions(paths: list[str], rule: Rule) -> list[list]:
     return rows
 
 
-def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> None:
+def log_loss_and_error(values: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Log-loss and squared error of the win probabilities of logits ``values``."""
+    p = np.clip(1 / (1 + np.exp(-np.clip(values, -50, 50))), 1e-9, 1 - 1e-9)
+    log_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    return float(log_loss), float(np.mean((y - p) ** 2))
+
+
+class Dataset(NamedTuple):
+    x: np.ndarray  # per position: each side's line-shape counts and classes, summed over cells
+    results: np.ndarray  # the game's result for the side to move
+    targets: np.ndarray  # what to fit: the result, the score's win probability, or a blend
+    evals: np.ndarray  # the current evaluation, centi-stones
+    scale: float  # centi-stones of the evaluation per logistic unit
+    weights: EvalWeights  # the rule's current weights
+    train: slice  # the first four fifths of the positions, in game order
+    test: slice  # the last fifth: other games
+
+
+def dataset(paths: list[str], rule: Rule, search_weight: float) -> Dataset:
     rows = read_positions(paths, rule)
     if search_weight > 0:
         rows = [r for r in rows if r[1] is not None]
         if not rows:
-            raise SystemExit("no position has an engine score: use games written by "
-                             "'generate', or --search-weight 0")
+            raise SystemExit("no position has a score: use games written by 'generate' or "
+                             "'label', or --search-weight 0")
     results = np.array([r[0] for r in rows])
     searched = np.array([0.0 if r[1] is None else float(r[1]) for r in rows])
     per_combo = combo_features()
@@ -219,23 +329,49 @@ def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> Non
             combos = np.array([c for c, _ in histogram], dtype=np.int64)
             counts = np.array([n for _, n in histogram], dtype=float)
             x[i, side:side + width] = counts @ per_combo[combos]
-    # the rule's current weights, the waiting side's negated, in centi-stones
     weights = eval_weights(rule.code)
-    base = np.concatenate([weights.shape[0], weights.klass[0],
-                           np.negative(weights.shape[1]), np.negative(weights.klass[1])])
-    base = base.astype(float) / EVAL_SCALE
-    evals = x @ base + weights.tempo
-
-    def losses(values: np.ndarray, rows: slice, y: np.ndarray = results) -> tuple[float, float]:
-        p = np.clip(1 / (1 + np.exp(-values[rows])), 1e-9, 1 - 1e-9)
-        y = y[rows]
-        log_loss = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
-        return float(log_loss), float(np.mean((y - p) ** 2))
-
+    evals = x @ signed_weights(weights) + weights.tempo
     scales = np.arange(20, 1000, 10)
-    scale = float(min(scales, key=lambda k: losses(evals / k, slice(None))[1]))
-    # the target: the game's result, or the engine's own search there, or a blend
-    targets = (1 - search_weight) * results + search_weight / (1 + np.exp(-searched / scale))
+    scale = float(min(scales, key=lambda k: log_loss_and_error(evals / k, results)[1]))
+    # the scores' own scale (another engine's need not be ours), fitted to the results
+    score_scale = float(min(scales, key=lambda k: log_loss_and_error(searched / k, results)[0]))
+    # the target: the game's result, or the searched score there, or a blend
+    targets = (1 - search_weight) * results + search_weight / (
+        1 + np.exp(-np.clip(searched / score_scale, -50, 50)))
+    print(f"{len(x)} positions; scale {scale:.0f} centi-stones per logistic unit")
+    if search_weight > 0:
+        print(f"scores: scale {score_scale:.0f} per logistic unit")
+    split = len(x) * 4 // 5
+    return Dataset(x, results, targets, evals, scale, weights, slice(0, split),
+                   slice(split, None))
+
+
+def signed_weights(weights: EvalWeights) -> np.ndarray:
+    """The weights of :class:`Dataset` ``x``'s columns in centi-stones: the side to
+    move's, then the waiting side's negated."""
+    return np.concatenate([weights.shape[0], weights.klass[0], np.negative(weights.shape[1]),
+                           np.negative(weights.klass[1])]).astype(float) / EVAL_SCALE
+
+
+def report(data: Dataset, before: np.ndarray, after: np.ndarray, search_weight: float) -> None:
+    """Held-out losses of two sets of logits, against the results and the target."""
+    test = data.test
+    old = log_loss_and_error(before[test], data.results[test])
+    new = log_loss_and_error(after[test], data.results[test])
+    print(f"held-out log-loss {old[0]:.4f} -> {new[0]:.4f}, "
+          f"squared error {old[1]:.4f} -> {new[1]:.4f}")
+    if search_weight > 0:
+        old = log_loss_and_error(before[test], data.targets[test])
+        new = log_loss_and_error(after[test], data.targets[test])
+        print(f"against the target: log-loss {old[0]:.4f} -> {new[0]:.4f}, "
+              f"squared error {old[1]:.4f} -> {new[1]:.4f}")
+
+
+def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> None:
+    data = dataset(paths, rule, search_weight)
+    x, targets, scale, weights = data.x, data.targets, data.scale, data.weights
+    width = x.shape[1] // 2
+    base = signed_weights(weights)
     free = np.zeros(2 * width, dtype=bool)
     for side in (0, width):
         free[[side + s for s in FITTED_SHAPES]] = True
@@ -245,8 +381,7 @@ def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> Non
     offset = x[:, ~free] @ base[~free] / scale
     prior = np.append(base[free], weights.tempo)
     theta = prior.copy()
-    train = slice(0, len(x) * 4 // 5)
-    test = slice(len(x) * 4 // 5, None)
+    train = data.train
     for _ in range(30):  # Newton's method: the loss is convex
         p = 1 / (1 + np.exp(-(z[train] @ theta + offset[train])))
         gradient = z[train].T @ (p - targets[train]) + 2 * ridge * (theta - prior)
@@ -254,16 +389,7 @@ def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> Non
         theta -= np.linalg.solve(hessian, gradient)
     fitted = base.copy()
     fitted[free] = theta[:-1]
-    before = losses(evals / scale, test)
-    after = losses((x @ fitted + theta[-1]) / scale, test)
-    print(f"{len(x)} positions; scale {scale:.0f} centi-stones per logistic unit")
-    print(f"held-out log-loss {before[0]:.4f} -> {after[0]:.4f}, "
-          f"squared error {before[1]:.4f} -> {after[1]:.4f}")
-    if search_weight > 0:
-        before = losses(evals / scale, test, targets)
-        after = losses((x @ fitted + theta[-1]) / scale, test, targets)
-        print(f"against the target: log-loss {before[0]:.4f} -> {after[0]:.4f}, "
-              f"squared error {before[1]:.4f} -> {after[1]:.4f}")
+    report(data, data.evals / scale, (x @ fitted + theta[-1]) / scale, search_weight)
 
     def table(start: int, count: int, sign: int) -> tuple[int, ...]:
         return tuple(round(sign * v * EVAL_SCALE) for v in fitted[start:start + count])
@@ -279,6 +405,77 @@ def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> Non
     print(f"    tempo={round(theta[-1])},")
 
 
+def net_inputs(x: np.ndarray, weights: EvalWeights) -> np.ndarray:
+    """The evaluation network's inputs (``patterns.NET_INPUTS``) of :class:`Dataset` rows:
+    each side's class counts but NONE's, then each side's linear sum, as the engine has them."""
+    width = N_SHAPES + N_CLASSES
+    mover = x[:, :width] @ np.array(weights.shape[0] + weights.klass[0]) / EVAL_SCALE
+    waiter = x[:, width:] @ np.array(weights.shape[1] + weights.klass[1]) / EVAL_SCALE
+    return np.hstack([x[:, N_SHAPES + 1:width], x[:, width + N_SHAPES + 1:],
+                      mover[:, None], waiter[:, None]])
+
+
+def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, seed: int
+              ) -> dict[str, np.ndarray]:
+    """A logistic output over the inputs and one layer of ``hidden`` rectified units,
+    trained by Adam on the whole training set; the epoch that does best on the
+    held-out games is kept."""
+    rng = np.random.default_rng(seed)
+    n_in = z.shape[1]
+    params = {"linear": np.zeros(n_in), "bias": np.zeros(1),
+              "hidden": rng.normal(0, 1 / np.sqrt(n_in), (n_in, hidden)),
+              "hidden_bias": np.zeros(hidden), "out": np.zeros(hidden)}
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    x, y = z[data.train], targets[data.train]
+    best, kept = np.inf, params
+    for epoch in range(1, NET_EPOCHS + 1):
+        logits, units = net_forward(params, x)
+        g = (1 / (1 + np.exp(-logits)) - y) / len(x)
+        back = np.outer(g, params["out"]) * (units > 0)
+        grads = {"linear": x.T @ g, "bias": np.array([g.sum()]), "hidden": x.T @ back,
+                 "hidden_bias": back.sum(0), "out": units.T @ g}
+        for k, value in params.items():
+            m, v = moments[k]
+            grad = grads[k] + NET_L2 * value * (k != "bias")
+            m[:] = 0.9 * m + 0.1 * grad
+            v[:] = 0.999 * v + 0.001 * grad**2
+            value -= NET_RATE * (m / (1 - 0.9**epoch)) / (np.sqrt(v / (1 - 0.999**epoch)) + 1e-8)
+        if epoch % 50 == 0:
+            loss = log_loss_and_error(net_forward(params, z[data.test])[0], targets[data.test])[0]
+            if loss < best:
+                best, kept = loss, {k: v.copy() for k, v in params.items()}
+    return kept
+
+
+def net_forward(params: dict[str, np.ndarray], z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The logits and the hidden units' values."""
+    units = np.maximum(z @ params["hidden"] + params["hidden_bias"], 0)
+    return z @ params["linear"] + params["bias"][0] + units @ params["out"], units
+
+
+def fit_net(paths: list[str], rule: Rule, search_weight: float, hidden: int, out: str,
+            seed: int) -> None:
+    """Fit the evaluation network and write it where ``patterns.eval_net`` reads it."""
+    data = dataset(paths, rule, search_weight)
+    inputs = net_inputs(data.x, data.weights)
+    mean = inputs[data.train].mean(0)
+    spread = inputs[data.train].std(0) + 1e-6
+    params = train_net((inputs - mean) / spread, data.targets, data, hidden, seed)
+    # the inputs' standardisation folded into the weights: the engine reads raw inputs
+    hidden_w = params["hidden"] / spread[:, None]
+    linear = params["linear"] / spread
+    net = {"hidden": hidden_w.T, "hidden_bias": params["hidden_bias"] - mean @ hidden_w,
+           "out": params["out"], "linear": linear,
+           "bias": params["bias"][0] - mean @ linear}
+    logits = net_forward({**net, "hidden": hidden_w, "bias": np.array([net["bias"]])},
+                         inputs)[0]
+    report(data, data.evals / data.scale, logits, search_weight)
+    written = {k: np.round(v, 8).tolist() for k, v in net.items()}
+    written["scale"] = data.scale
+    Path(out).write_text(json.dumps(written, indent=1) + "\n", encoding="utf-8")
+    print(f"{hidden} hidden units written to {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -288,6 +485,18 @@ def main() -> None:
     gen.add_argument("--nodes", type=int, default=25_000)
     gen.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
     gen.add_argument("--seed", type=int, default=1)
+    rating = commands.add_parser("label", help="write games again with another engine's "
+                                 "scores of their quiet positions")
+    rating.add_argument("data", nargs="+",
+                        help="games written by generate, .psq records or folders of them")
+    rating.add_argument("--out", required=True)
+    rating.add_argument("--judge", required=True, help="a Gomocup brain's command")
+    rating.add_argument("--ms", type=int, default=100, help="the judge's time a position")
+    rating.add_argument("--every", type=int, default=5,
+                        help="rate one quiet position in this many (default 5)")
+    rating.add_argument("--workers", type=int, default=2)
+    rating.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
+    rating.add_argument("--seed", type=int, default=1)
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+",
                          help="games written by generate, .psq records or folders of them")
@@ -297,13 +506,35 @@ def main() -> None:
     fitting.add_argument("--search-weight", type=float, default=0.0,
                          help="share of the target taken from the engine's own search score "
                               "instead of the game's result, 0 to 1 (default 0)")
+    netting = commands.add_parser("fit-net", help="fit the evaluation network to written "
+                                  "games and write it")
+    netting.add_argument("data", nargs="+",
+                         help="games written by generate or label, .psq records or folders")
+    netting.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
+    netting.add_argument("--search-weight", type=float, default=1.0,
+                         help="share of the target taken from the positions' scores instead "
+                              "of the games' results, 0 to 1 (default 1)")
+    netting.add_argument("--hidden", type=int, default=16, help="hidden units (default 16)")
+    netting.add_argument("--out", required=True, help="the network's file (JSON)")
+    netting.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
+    elif args.command == "label":
+        if args.ms <= 0 or args.every <= 0 or args.workers <= 0:
+            parser.error("--ms, --every and --workers must be above 0")
+        label(args.data, args.out, args.judge, args.ms, args.every, Rule[args.rule.upper()],
+              args.workers, args.seed)
     else:
         if not 0 <= args.search_weight <= 1:
             parser.error("--search-weight must be between 0 and 1")
-        fit(args.data, args.ridge, Rule[args.rule.upper()], args.search_weight)
+        if args.command == "fit":
+            fit(args.data, args.ridge, Rule[args.rule.upper()], args.search_weight)
+        elif args.hidden <= 0:
+            parser.error("--hidden must be above 0")
+        else:
+            fit_net(args.data, Rule[args.rule.upper()], args.search_weight, args.hidden,
+                    args.out, args.seed)
 
 
 if __name__ == "__main__":

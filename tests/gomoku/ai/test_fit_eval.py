@@ -58,5 +58,5 @@ def test_written_games_carry_the_engine_scores_into_their_positions(tmp_path: Pa
 
 def test_a_search_target_needs_games_with_scores(tmp_path: Path) -> None:
     _record(WON, tmp_path / "game-0001.psq")
-    with pytest.raises(SystemExit, match="no position has an engine score"):
+    with pytest.raises(SystemExit, match="no position has a score"):
         fit_eval.fit([str(tmp_path)], 0.3, fit_eval.Rule.FREESTYLE, search_weight=1.0)

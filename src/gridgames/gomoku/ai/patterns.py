@@ -25,6 +25,7 @@ tables.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -290,6 +291,48 @@ RENJU_EVAL = EvalWeights(
 def eval_weights(rule_code: int) -> EvalWeights:
     """The evaluation weights a rule plays with."""
     return RENJU_EVAL if rule_code == rules.RENJU_CODE else FIVE_IN_A_ROW_EVAL
+
+
+# The evaluation network's inputs: each side's count of empty cells of every threat
+# class but NONE (whose count grows with the board), the side to move's first, then
+# the two sums of the linear evaluation above (centi-stones, each side in its role).
+NET_INPUTS = 2 * (N_CLASSES - 1) + 2
+# Rules that evaluate with a network fitted to their games (the others stay linear).
+_NET_FILES = {rules.FREESTYLE_CODE: "eval-net-freestyle.json"}
+_NETS: dict[int, np.ndarray] = {}
+
+
+def eval_net(rule_code: int) -> np.ndarray:
+    """A rule's evaluation network as :func:`load_net` gives it, or an empty array
+    where the rule has none."""
+    net = _NETS.get(rule_code)
+    if net is None:
+        name = _NET_FILES.get(rule_code)
+        net = np.zeros(0) if name is None else load_net(Path(__file__).parents[1] / "data" / name)
+        _NETS[rule_code] = net
+    return net
+
+
+def load_net(path: Path) -> np.ndarray:
+    """An evaluation network (written by ``benchmarks/fit_eval.py fit-net``) as one flat
+    array for the search kernels: the hidden size H, the hidden weights (H rows of
+    :data:`NET_INPUTS`), the hidden biases, the hidden units' output weights, the
+    inputs' own output weights, the output bias, and the centi-stones per unit of
+    output (a logit of the side to move's win)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        hidden = np.array(data["hidden"], dtype=np.float64)
+        parts = [np.array(data[k], dtype=np.float64) for k in ("hidden_bias", "out", "linear")]
+        scalars = [float(data["bias"]), float(data["scale"])]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not an evaluation network ({error})") from None
+    size = hidden.shape[0]
+    if (hidden.ndim != 2 or hidden.shape[1] != NET_INPUTS
+            or [p.shape for p in parts] != [(size,), (size,), (NET_INPUTS,)]):
+        raise ValueError(f"{path}: an evaluation network has H rows of {NET_INPUTS} hidden "
+                         f"weights, H hidden biases, H output weights and {NET_INPUTS} linear "
+                         "ones")
+    return np.concatenate([[size], hidden.ravel(), *parts, scalars])
 
 
 def combo_shapes(combo: int) -> tuple[int, int, int, int]:

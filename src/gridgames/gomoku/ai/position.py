@@ -30,6 +30,7 @@ from gridgames.gomoku.ai.patterns import (
     N_CLASSES,
     EvalWeights,
     combo_evals,
+    eval_net,
     eval_weights,
     line_table,
 )
@@ -119,6 +120,7 @@ class Position(NamedTuple):
     score_buf: np.ndarray  # int32 (MAX_PLY, N)
     root: np.ndarray  # int32 (2, N): root moves and their scores
     vcf_cache: np.ndarray  # int64 (2**VCF_CACHE_BITS, 2): key ^ entry, entry (see search.vcf)
+    net: np.ndarray  # float64 (K,): the evaluation network, empty where the rule has none
 
 
 # numba's type of a Position (every array C-contiguous): the search's entry points,
@@ -129,7 +131,7 @@ POSITION_TYPE = types.NamedTuple(
         (np.int32, 2), (np.int64, 1), (np.int32, 2), (np.int32, 2), (np.int64, 2),
         (np.uint8, 2), (np.int32, 2), (np.int64, 2), (np.int64, 2), (np.int32, 2),
         (np.int32, 1), (np.int32, 1), (np.int32, 2), (np.int32, 2), (np.int32, 2),
-        (np.int32, 2), (np.int64, 2))],
+        (np.int32, 2), (np.int64, 2), (np.float64, 1))],
     Position)
 
 
@@ -200,6 +202,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         score_buf=np.zeros((MAX_PLY, n), dtype=np.int32),
         root=np.zeros((2, n), dtype=np.int32),
         vcf_cache=np.zeros((1 << VCF_CACHE_BITS, 2), dtype=np.int64),
+        net=eval_net(rule_code),
     )
     info = pos.info
     info[I_WIDTH] = width

@@ -23,6 +23,8 @@ from gridgames.gomoku.ai.patterns import (
     C_FLEX3_2X,
     C_FLEX4,
     EVAL_SCALE,
+    N_CLASSES,
+    NET_INPUTS,
 )
 from gridgames.gomoku.ai.position import (
     I_ABORT,
@@ -204,9 +206,40 @@ def _has_four_move(pos, color):
 @inlined
 def evaluate(pos):
     me = pos.info[I_SIDE] - 1
-    # each side's threats weighed by who moves next (see patterns.EvalWeights)
-    score = (pos.info[I_VALUE + me] - pos.info[I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
-    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + pos.info[I_TEMPO]))
+    net = pos.net
+    if net.shape[0] == 0:
+        # each side's threats weighed by who moves next (see patterns.EvalWeights)
+        score = (pos.info[I_VALUE + me] - pos.info[I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
+        return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score + pos.info[I_TEMPO]))
+    return _net_value(pos, me, net)
+
+
+@inlined
+def _net_value(pos, me, net):
+    """The evaluation network (see patterns.eval_net) on this position's class counts
+    and linear sums."""
+    hidden = np.int64(net[0])
+    counts = pos.class_count
+    mover = pos.info[I_VALUE + me] / EVAL_SCALE
+    waiter = pos.info[I_WAIT_VALUE + 1 - me] / EVAL_SCALE
+    w1 = 1
+    b1 = w1 + hidden * NET_INPUTS
+    w2 = b1 + hidden
+    lin = w2 + hidden
+    out = net[lin + NET_INPUTS]
+    for k in range(1, N_CLASSES):
+        out += net[lin + k - 1] * counts[me, k] + net[lin + N_CLASSES - 2 + k] * counts[1 - me, k]
+    out += net[lin + NET_INPUTS - 2] * mover + net[lin + NET_INPUTS - 1] * waiter
+    for j in range(hidden):
+        row = w1 + j * NET_INPUTS
+        h = net[b1 + j]
+        for k in range(1, N_CLASSES):
+            h += net[row + k - 1] * counts[me, k] + net[row + N_CLASSES - 2 + k] * counts[1 - me, k]
+        h += net[row + NET_INPUTS - 2] * mover + net[row + NET_INPUTS - 1] * waiter
+        if h > 0:
+            out += net[w2 + j] * h
+    score = np.int64(out * net[lin + NET_INPUTS + 1])
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score))
 
 
 @inlined

@@ -1,0 +1,114 @@
+"""The evaluation network: the search computes the network that was fitted, on the
+inputs the fit saw, and refuses a broken network file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ai_helpers import load_benchmark
+
+from gridgames.gomoku import Rule
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.patterns import EVAL_SCALE, NET_INPUTS, eval_net, load_net
+
+fit_eval = load_benchmark("fit_eval")
+
+# A freestyle game of 30 moves, neither side making five.
+MOVES = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (7, 5), (6, 4), (7, 6), (7, 4),
+         (7, 8), (7, 9), (9, 7), (10, 8), (6, 6), (5, 5), (9, 6), (10, 6), (9, 8), (9, 9),
+         (6, 7), (5, 7), (8, 4), (10, 2), (10, 7), (11, 8), (5, 9), (4, 10), (12, 9), (8, 5)]
+
+
+def _inputs(pos: P.Position) -> np.ndarray:
+    """The network's inputs as the search reads them."""
+    me = int(pos.info[P.I_SIDE]) - 1
+    counts = pos.class_count
+    return np.concatenate([counts[me, 1:], counts[1 - me, 1:],
+                           [pos.info[P.I_VALUE + me] / EVAL_SCALE,
+                            pos.info[P.I_WAIT_VALUE + 1 - me] / EVAL_SCALE]])
+
+
+def _network(net: np.ndarray, x: np.ndarray) -> float:
+    """The flat network of ``load_net`` on inputs ``x``, in centi-stones, by numpy."""
+    size = int(net[0])
+    hidden = net[1:1 + size * NET_INPUTS].reshape(size, NET_INPUTS)
+    rest = net[1 + size * NET_INPUTS:]
+    bias, out, linear = rest[:size], rest[size:2 * size], rest[2 * size:2 * size + NET_INPUTS]
+    logit = x @ linear + rest[-2] + np.maximum(hidden @ x + bias, 0) @ out
+    return float(logit * rest[-1])
+
+
+def test_freestyle_is_evaluated_by_its_network_on_every_position_of_a_game() -> None:
+    net = eval_net(Rule.FREESTYLE.code)
+    assert net[0] > 0
+    pos = P.new_position(15, 15, Rule.FREESTYLE.code)
+    differs = 0
+    for move in MOVES:
+        P.make(pos, P.cell_index(pos, move))
+        expected = _network(net, _inputs(pos))
+        assert abs(S.evaluate(pos) - expected) <= 1
+        me = int(pos.info[P.I_SIDE]) - 1
+        linear = ((pos.info[P.I_VALUE + me] - pos.info[P.I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
+                  + pos.info[P.I_TEMPO])
+        differs += abs(S.evaluate(pos) - linear) > 10
+    assert differs > len(MOVES) // 2
+
+
+def test_the_fit_sees_the_inputs_the_search_reads() -> None:
+    pos = P.new_position(15, 15, Rule.FREESTYLE.code)
+    per_combo = fit_eval.combo_features()
+    width = per_combo.shape[1]
+    weights = fit_eval.eval_weights(Rule.FREESTYLE.code)
+    for move in MOVES:
+        P.make(pos, P.cell_index(pos, move))
+        histograms, _ = fit_eval.features(pos)
+        x = np.zeros((1, 2 * width))
+        for side, histogram in ((0, histograms[0]), (width, histograms[1])):
+            for combo, count in histogram:
+                x[0, side:side + width] += count * per_combo[combo]
+        assert np.array_equal(fit_eval.net_inputs(x, weights)[0], _inputs(pos))
+
+
+def test_other_rules_stay_linear() -> None:
+    for rule in (Rule.RENJU, Rule.STANDARD, Rule.CARO):
+        assert eval_net(rule.code).size == 0
+    pos = P.new_position(15, 15, Rule.RENJU.code)
+    for move in MOVES[:9]:
+        P.make(pos, P.cell_index(pos, move))
+    me = int(pos.info[P.I_SIDE]) - 1
+    linear = ((pos.info[P.I_VALUE + me] - pos.info[P.I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
+              + pos.info[P.I_TEMPO])
+    assert S.evaluate(pos) == linear
+
+
+def test_a_broken_network_file_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "net.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match=r"net\.json: not an evaluation network"):
+        load_net(path)
+    good = {"hidden": [[0.0] * NET_INPUTS] * 2, "hidden_bias": [0, 0], "out": [1, 1],
+            "linear": [0.0] * NET_INPUTS, "bias": 0.5, "scale": 200}
+    path.write_text(json.dumps(good))
+    assert load_net(path).size == 1 + 2 * NET_INPUTS + 2 + 2 + NET_INPUTS + 2
+    path.write_text(json.dumps({**good, "out": [1]}))
+    with pytest.raises(ValueError, match=r"net\.json: an evaluation network has H rows"):
+        load_net(path)
+
+
+def test_fit_net_writes_a_network_the_engine_loads(tmp_path: Path) -> None:
+    board = fit_eval.Board(15)
+    board.push_many(MOVES)
+    games = tmp_path / "games.jsonl"
+    scores = [(-1) ** i * 10 * i for i in range(len(MOVES))]
+    record = fit_eval.game_record(board, scores)
+    record["winner"] = "black"
+    games.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "net.json"
+    fit_eval.fit_net([str(games)], Rule.FREESTYLE, 1.0, 3, str(out), seed=1)
+    net = load_net(out)
+    assert net[0] == 3
+    assert net[-1] == json.loads(out.read_text())["scale"] > 0

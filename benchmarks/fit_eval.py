@@ -1,4 +1,5 @@
-"""Fit the evaluation weights to game results (Texel's method) and print them.
+"""Fit the evaluation weights to game results (Texel's method) and print them, or
+fit the evaluation network to another engine's scores and write it.
 
     python benchmarks/fit_eval.py generate games.jsonl --minutes 30 --nodes 25000
     python benchmarks/fit_eval.py fit games.jsonl --ridge 0.3
@@ -6,8 +7,12 @@
     python benchmarks/fit_eval.py fit renju.jsonl --rule renju
     python benchmarks/fit_eval.py fit match-out/ more-games/*.psq
     python benchmarks/fit_eval.py fit games.jsonl --search-weight 1
+    python benchmarks/fit_eval.py label games.jsonl --out rated.jsonl \
+        --judge path/to/pbrain-rapfi --ms 50 --every 4
+    python benchmarks/fit_eval.py fit-net rated.jsonl \
+        --out src/gridgames/gomoku/data/eval-net-freestyle.json
 
-``generate`` plays the engine against itself from the shipped balanced openings,
+``generate`` plays the engine against itself from the rule's shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
 game: its rule, board size, moves, winner and the engine's score before each move.
 ``fit`` replays the games and takes every quiet position (neither side has a five to
@@ -27,9 +32,18 @@ ridge-regularised logistic regression pulled towards the rule's current weights.
 It prints the log-loss and squared error on held-out games (the last fifth) before
 and after, and the rule's ``EvalWeights`` to put into ``gridgames/gomoku/ai/patterns.py``.
 
-The target is the game's result, or with ``--search-weight`` the engine's own score
-of the position in its self-play game (a search of ``--nodes``), turned into a win
-probability on the same scale, or a blend of the two.
+The target is the game's result, or with ``--search-weight`` the score recorded
+with the position (the engine's own search of ``--nodes`` in its self-play game, or
+a judge's after ``label``), turned into a win probability on the scores' own
+logistic scale (fitted to the results), or a blend of the two.
+
+``label`` writes the games again with a judge's scores of their quiet positions:
+any Gomocup brain, asked for one in ``--every`` of them (from the 7th move on)
+with ``--ms`` to think. ``fit-net`` fits the evaluation network
+(``patterns.eval_net``): a logistic output over each side's class counts and the
+two linear sums, and over ``--hidden`` rectified units of them, trained by Adam;
+it prints the held-out losses beside the linear evaluation's and writes the
+network as JSON.
 """
 
 from __future__ import annotations

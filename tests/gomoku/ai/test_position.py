@@ -81,7 +81,8 @@ def test_five_cells_agree_with_the_rule_kernel(rule: Rule) -> None:
 
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
 def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> None:
-    """The running evaluation equals its definition summed over the empty cells."""
+    """The running sums of the evaluation equal their definition summed over the empty
+    cells; a rule without a network (renju) evaluates their difference."""
     weights = patterns.eval_weights(rule.code)
     rng = random.Random(7)
     board = Board(15, rule=rule)
@@ -101,8 +102,11 @@ def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> N
                 cls = pos.combo_table[P.T_CLASS, pos.combo[colour, idx]]
                 total += weights.klass[role][cls]
             totals.append(total)
-        expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + weights.tempo
-        assert S.evaluate(pos) == expected
+        assert pos.info[P.I_VALUE + me] == totals[0]
+        assert pos.info[P.I_WAIT_VALUE + 1 - me] == totals[1]
+        if patterns.eval_net(rule.code).size == 0:
+            expected = (totals[0] - totals[1]) // patterns.EVAL_SCALE + weights.tempo
+            assert S.evaluate(pos) == expected
 
 
 @pytest.mark.parametrize("rule", list(Rule))

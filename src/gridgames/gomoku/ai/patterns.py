@@ -297,8 +297,10 @@ def eval_weights(rule_code: int) -> EvalWeights:
 # class but NONE (whose count grows with the board), the side to move's first, then
 # the two sums of the linear evaluation above (centi-stones, each side in its role).
 NET_INPUTS = 2 * (N_CLASSES - 1) + 2
-# Rules that evaluate with a network fitted to their games (the others stay linear).
-_NET_FILES = {rules.FREESTYLE_CODE: "eval-net-freestyle.json"}
+# Rules that evaluate with a network (the others stay linear). Standard's fives differ
+# from freestyle's only in overlines, and the freestyle network plays better there too.
+_NET_FILES = {rules.FREESTYLE_CODE: "eval-net-freestyle.json",
+              rules.STANDARD_CODE: "eval-net-freestyle.json"}
 _NETS: dict[int, np.ndarray] = {}
 
 

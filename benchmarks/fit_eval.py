@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import builtins
 import json
 import random
 import sys
@@ -252,13 +253,20 @@ def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rul
     print(f"{total} positions of {len(tasks)} games to rate, {judge_ms} ms each", flush=True)
     done = 0
     start = time.monotonic()
-    with (ProcessPoolExecutor(workers) as pool,
-          open(out, "a", encoding="utf-8") as file):
-        for game in pool.map(_judge_game, tasks):
-            file.write(json.dumps(game) + "\n")
-            done += sum(score is not None for score in game["scores"])
-            print(f"\r{done}/{total} rated, {time.monotonic() - start:.0f} s", end="",
-                  file=sys.stderr, flush=True)
+    # one worker rates in this process; more, each in a process of its own
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        with open(out, "a", encoding="utf-8") as file:
+            for game in (pool or builtins).map(_judge_game, tasks):
+                file.write(json.dumps(game) + "\n")
+                done += sum(score is not None for score in game["scores"])
+                print(f"\r{done}/{total} rated, {time.monotonic() - start:.0f} s", end="",
+                      file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+        while _judges:
+            _judges.popitem()[1].quit()
     print(f"\n{done} positions rated, written to {out}")
 
 

@@ -4,6 +4,8 @@ inputs the fit saw, and refuses a broken network file."""
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,7 @@ from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.patterns import EVAL_SCALE, NET_INPUTS, eval_net, load_net
 
 fit_eval = load_benchmark("fit_eval")
+FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
 
 # A freestyle game of 30 moves, neither side making five.
 MOVES = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (7, 5), (6, 4), (7, 6), (7, 4),
@@ -114,3 +117,21 @@ def test_fit_net_writes_a_network_the_engine_loads(tmp_path: Path) -> None:
     net = load_net(out)
     assert net[0] == 3
     assert net[-1] == json.loads(out.read_text())["scale"] > 0
+
+
+def test_label_writes_a_judges_scores_of_the_quiet_positions(tmp_path: Path) -> None:
+    board = fit_eval.Board(15)
+    board.push_many(MOVES[:12])
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(fit_eval.game_record(board)) + "\n")
+    out = tmp_path / "rated.jsonl"
+    # a brain that reports, in Rapfi's words, that it will be mated in 7
+    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "chatty"])
+    fit_eval.label([str(games)], str(out), judge, 100, 1, Rule.FREESTYLE, 1, 1)
+    (rated,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rated["moves"] == [list(m) for m in MOVES[:12]]
+    quiet = [ply for ply in fit_eval.quiet_plies(rated) if ply >= 6]
+    assert quiet
+    # every quiet position from the 7th move on, and only those, has the judge's score
+    assert rated["scores"] == [-fit_eval.MATE_SCORE if ply in quiet else None
+                               for ply in range(12)]

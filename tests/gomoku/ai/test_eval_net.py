@@ -35,6 +35,13 @@ def _inputs(pos: P.Position) -> np.ndarray:
                             pos.info[P.I_WAIT_VALUE + 1 - me] / EVAL_SCALE]])
 
 
+def _linear(pos: P.Position) -> int:
+    """The linear evaluation: the side to move's sum less the other's, and the tempo."""
+    me = int(pos.info[P.I_SIDE]) - 1
+    return int((pos.info[P.I_VALUE + me] - pos.info[P.I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
+               + pos.info[P.I_TEMPO])
+
+
 def _network(net: np.ndarray, x: np.ndarray) -> float:
     """The flat network of ``load_net`` on inputs ``x``, in centi-stones, by numpy."""
     size = int(net[0])
@@ -56,10 +63,7 @@ def test_five_in_a_row_is_evaluated_by_its_network_on_every_position_of_a_game(r
         P.make(pos, P.cell_index(pos, move))
         expected = _network(net, _inputs(pos))
         assert abs(S.evaluate(pos) - expected) <= 1
-        me = int(pos.info[P.I_SIDE]) - 1
-        linear = ((pos.info[P.I_VALUE + me] - pos.info[P.I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
-                  + pos.info[P.I_TEMPO])
-        differs += abs(S.evaluate(pos) - linear) > 10
+        differs += abs(S.evaluate(pos) - _linear(pos)) > 10
     assert differs > len(MOVES) // 2
 
 
@@ -84,10 +88,7 @@ def test_other_rules_stay_linear() -> None:
     pos = P.new_position(15, 15, Rule.RENJU.code)
     for move in MOVES[:9]:
         P.make(pos, P.cell_index(pos, move))
-    me = int(pos.info[P.I_SIDE]) - 1
-    linear = ((pos.info[P.I_VALUE + me] - pos.info[P.I_WAIT_VALUE + 1 - me]) // EVAL_SCALE
-              + pos.info[P.I_TEMPO])
-    assert S.evaluate(pos) == linear
+    assert S.evaluate(pos) == _linear(pos)
 
 
 def test_a_broken_network_file_is_refused_by_name(tmp_path: Path) -> None:

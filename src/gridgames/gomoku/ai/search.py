@@ -219,27 +219,30 @@ def _net_value(pos, me, net):
     """The evaluation network (see patterns.eval_net) on this position's class counts
     and linear sums."""
     hidden = np.int64(net[0])
-    counts = pos.class_count
     mover = pos.info[I_VALUE + me] / EVAL_SCALE
     waiter = pos.info[I_WAIT_VALUE + 1 - me] / EVAL_SCALE
-    w1 = 1
-    b1 = w1 + hidden * NET_INPUTS
-    w2 = b1 + hidden
-    lin = w2 + hidden
-    out = net[lin + NET_INPUTS]
-    for k in range(1, N_CLASSES):
-        out += net[lin + k - 1] * counts[me, k] + net[lin + N_CLASSES - 2 + k] * counts[1 - me, k]
-    out += net[lin + NET_INPUTS - 2] * mover + net[lin + NET_INPUTS - 1] * waiter
+    biases = 1 + hidden * NET_INPUTS
+    outs = biases + hidden
+    linear = outs + hidden
+    out = net[linear + NET_INPUTS] + _weighed_inputs(pos, me, net, linear, mover, waiter)
     for j in range(hidden):
-        row = w1 + j * NET_INPUTS
-        h = net[b1 + j]
-        for k in range(1, N_CLASSES):
-            h += net[row + k - 1] * counts[me, k] + net[row + N_CLASSES - 2 + k] * counts[1 - me, k]
-        h += net[row + NET_INPUTS - 2] * mover + net[row + NET_INPUTS - 1] * waiter
-        if h > 0:
-            out += net[w2 + j] * h
-    score = np.int64(out * net[lin + NET_INPUTS + 1])
+        unit = net[biases + j] + _weighed_inputs(pos, me, net, 1 + j * NET_INPUTS, mover, waiter)
+        if unit > 0:
+            out += net[outs + j] * unit
+    score = np.int64(out * net[linear + NET_INPUTS + 1])
     return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, score))
+
+
+@inlined
+def _weighed_inputs(pos, me, net, start, mover, waiter):
+    """The network's inputs weighed by ``net[start:start + NET_INPUTS]``: each side's
+    class counts but NONE's, the side to move's first, then the two linear sums."""
+    counts = pos.class_count
+    total = net[start + NET_INPUTS - 2] * mover + net[start + NET_INPUTS - 1] * waiter
+    for k in range(1, N_CLASSES):
+        total += (net[start + k - 1] * counts[me, k]
+                  + net[start + N_CLASSES - 2 + k] * counts[1 - me, k])
+    return total
 
 
 @inlined

@@ -100,9 +100,10 @@ def test_a_broken_network_file_is_refused_by_name(tmp_path: Path) -> None:
             "linear": [0.0] * NET_INPUTS, "bias": 0.5, "scale": 200}
     path.write_text(json.dumps(good))
     assert load_net(path).size == 1 + 2 * NET_INPUTS + 2 + 2 + NET_INPUTS + 2
-    path.write_text(json.dumps({**good, "out": [1]}))
-    with pytest.raises(ValueError, match=r"net\.json: an evaluation network has H rows"):
-        load_net(path)
+    for broken in ({"out": [1]}, {"hidden": 5}, {"hidden": []}):
+        path.write_text(json.dumps({**good, **broken}))
+        with pytest.raises(ValueError, match=r"net\.json: an evaluation network has H rows"):
+            load_net(path)
 
 
 def test_fit_net_writes_a_network_the_engine_loads(tmp_path: Path) -> None:

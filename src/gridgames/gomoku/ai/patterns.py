@@ -328,8 +328,8 @@ def load_net(path: Path) -> np.ndarray:
         scalars = [float(data["bias"]), float(data["scale"])]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not an evaluation network ({error})") from None
-    size = hidden.shape[0]
-    if (hidden.ndim != 2 or hidden.shape[1] != NET_INPUTS
+    size = hidden.shape[0] if hidden.ndim == 2 else -1
+    if (size < 1 or hidden.shape[1] != NET_INPUTS
             or [p.shape for p in parts] != [(size,), (size,), (NET_INPUTS,)]):
         raise ValueError(f"{path}: an evaluation network has H rows of {NET_INPUTS} hidden "
                          f"weights, H hidden biases, H output weights and {NET_INPUTS} linear "

@@ -55,10 +55,10 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -84,6 +84,7 @@ from gridgames.gomoku.records import RecordError, load
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.
 FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
+T = TypeVar("T")
 # The evaluation network's training: full-batch Adam steps, step size, weight decay.
 NET_EPOCHS = 3000
 NET_RATE = 3e-3
@@ -162,37 +163,40 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> Non
     print(f"{games} games written to {out}")
 
 
+def _quiet_replay(game: dict) -> Iterator[tuple[int, P.Position, list[list[list[int]]]]]:
+    """Replay a recorded game (each move checked) and yield each quiet position before
+    its move: the ply (moves already played), the engine position and its combo
+    histograms (see :func:`features`)."""
+    rule = Rule[game["rule"].upper()]
+    board = Board(game["width"], game["height"], rule=rule)  # checks each move
+    pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
+    for ply, move in enumerate(game["moves"]):
+        histograms, tactical = features(pos)
+        if not tactical:
+            yield ply, pos, histograms
+        board.push(tuple(move))
+        P.make(pos, P.cell_index(pos, tuple(move)))
+
+
 def quiet_positions(game: dict) -> list[list]:
     """``[result, score, side to move's combos, other side's combos]`` for each quiet
     position of a recorded game: the result for the side to move (1 won, 0.5 drawn,
     0 lost) and the engine's score there (None where the record has none)."""
-    rule = Rule[game["rule"].upper()]
-    board = Board(game["width"], game["height"], rule=rule)  # checks each move
-    pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
     winner = {"black": 1, "white": 2, None: 0}[game["winner"]]
     scores = game.get("scores") or [None] * len(game["moves"])
+    if len(scores) != len(game["moves"]):
+        raise ValueError(f"{len(scores)} scores for {len(game['moves'])} moves")
     rows = []
-    for move, score in zip(game["moves"], scores, strict=True):
-        histograms, tactical = features(pos)
-        if not tactical:
-            side = int(pos.info[P.I_SIDE])
-            result = 0.5 if winner == 0 else float(winner == side)
-            rows.append([result, score, *histograms])
-        board.push(tuple(move))
-        P.make(pos, P.cell_index(pos, tuple(move)))
+    for ply, pos, histograms in _quiet_replay(game):
+        side = int(pos.info[P.I_SIDE])
+        result = 0.5 if winner == 0 else float(winner == side)
+        rows.append([result, scores[ply], *histograms])
     return rows
 
 
 def quiet_plies(game: dict) -> list[int]:
     """The plies (moves already played) of a recorded game whose position is quiet."""
-    rule = Rule[game["rule"].upper()]
-    pos = P.new_position(game["width"], game["height"], rule.code, P.new_table(4))
-    plies = []
-    for ply, move in enumerate(game["moves"]):
-        if not features(pos)[1]:
-            plies.append(ply)
-        P.make(pos, P.cell_index(pos, tuple(move)))
-    return plies
+    return [ply for ply, _, _ in _quiet_replay(game)]
 
 
 _judges: dict[str, Engine] = {}
@@ -241,14 +245,10 @@ def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rul
     one in ``every``, from the 7th move on, drawn at random."""
     rng = random.Random(seed)
     tasks = []
-    for name in paths:
-        path = Path(name)
-        games = (match_games(path, rule) if path.is_dir() or path.suffix.lower() == ".psq"
-                 else written_games(path, rule))
-        for game in games:
-            plies = [p for p in quiet_plies(game) if p >= 6 and rng.randrange(every) == 0]
-            if plies:
-                tasks.append((judge, game, plies, judge_ms))
+    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game))):
+        plies = [p for p in quiet if p >= 6 and rng.randrange(every) == 0]
+        if plies:
+            tasks.append((judge, game, plies, judge_ms))
     total = sum(len(plies) for _, _, plies, _ in tasks)
     print(f"{total} positions of {len(tasks)} games to rate, {judge_ms} ms each", flush=True)
     done = 0
@@ -297,8 +297,11 @@ def written_games(path: Path, rule: Rule) -> list[dict]:
     return games
 
 
-def read_positions(paths: list[str], rule: Rule) -> list[list]:
-    rows = []
+def for_each_game(paths: list[str], rule: Rule, work: Callable[[dict], T]) -> list[T]:
+    """``work`` done on every game of the given files (games written by ``generate`` or
+    ``label``, ``.psq`` records or folders of them); a file that cannot be read, or
+    holds an illegal game, stops the run with its name."""
+    done = []
     for name in paths:
         path = Path(name)
         try:
@@ -306,11 +309,15 @@ def read_positions(paths: list[str], rule: Rule) -> list[list]:
                 games = match_games(path, rule)
             else:
                 games = written_games(path, rule)
-            for game in games:
-                rows += quiet_positions(game)
+            done += [work(game) for game in games]
         except (OSError, ValueError, KeyError, TypeError, RecordError) as error:
             raise SystemExit(f"cannot read {path} (games written by 'generate', .psq "
                              f"records or folders of them): {error}") from None
+    return done
+
+
+def read_positions(paths: list[str], rule: Rule) -> list[list]:
+    rows = [row for game in for_each_game(paths, rule, quiet_positions) for row in game]
     if not rows:
         raise SystemExit("no positions in the given files")
     return rows
@@ -431,6 +438,7 @@ def net_inputs(x: np.ndarray, weights: EvalWeights) -> np.ndarray:
     """The evaluation network's inputs (``patterns.NET_INPUTS``) of :class:`Dataset` rows:
     each side's class counts but NONE's, then each side's linear sum, as the engine has them."""
     width = N_SHAPES + N_CLASSES
+    # integer sums divided once, exactly as the engine does (signed_weights divides first)
     mover = x[:, :width] @ np.array(weights.shape[0] + weights.klass[0]) / EVAL_SCALE
     waiter = x[:, width:] @ np.array(weights.shape[1] + weights.klass[1]) / EVAL_SCALE
     return np.hstack([x[:, N_SHAPES + 1:width], x[:, width + N_SHAPES + 1:],

@@ -137,3 +137,17 @@ def test_label_writes_a_judges_scores_of_the_quiet_positions(tmp_path: Path) -> 
     # every quiet position from the 7th move on, and only those, has the judge's score
     assert rated["scores"] == [-fit_eval.MATE_SCORE if ply in quiet else None
                                for ply in range(12)]
+
+
+def test_label_refuses_a_record_with_an_illegal_move_by_name(tmp_path: Path) -> None:
+    board = fit_eval.Board(15)
+    board.push_many(MOVES[:8])
+    record = fit_eval.game_record(board)
+    record["moves"].append(list(MOVES[0]))  # a stone on an occupied point
+    games = tmp_path / "bad.jsonl"
+    games.write_text(json.dumps(record) + "\n")
+    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "chatty"])
+    with pytest.raises(SystemExit, match=r"cannot read .*bad\.jsonl"):
+        fit_eval.label([str(games)], str(tmp_path / "out.jsonl"), judge, 100, 1,
+                       Rule.FREESTYLE, 1, 1)
+    assert not (tmp_path / "out.jsonl").exists()

@@ -15,6 +15,7 @@ fit the evaluation network to another engine's scores and write it.
 ``generate`` plays the engine against itself from the rule's shipped balanced openings,
 each followed by up to two random moves near the stones, and writes one line per
 game: its rule, board size, moves, winner and the engine's score before each move.
+With ``--random-moves`` a share of the moves are drawn at random near the stones.
 ``fit`` replays the games and takes every quiet position (neither side has a five to
 play, the side to move has no open four to make): the game's result for the side to
 move, then for the side to move and for the other side how many empty cells have
@@ -134,11 +135,13 @@ def game_record(board: Board, scores: list[int | None] | None = None) -> dict:
     return record
 
 
-def self_play(minutes: float, nodes: int, rule: Rule, seed: int
+def self_play(minutes: float, nodes: int, rule: Rule, seed: int, random_moves: float = 0.0
               ) -> Iterator[tuple[Board, list[int | None]]]:
     """Engine games from the shipped openings until ``minutes`` have passed: each
     finished board, with the engine's score before every move (None before the
-    opening's own moves)."""
+    opening's own moves and before a random one). A share ``random_moves`` of the
+    moves are drawn at random near the stones instead: the search scores mostly
+    positions after a poor move, which good games seldom reach."""
     warm_up()
     rng = random.Random(seed)
     openings = default_openings(rule)
@@ -147,16 +150,21 @@ def self_play(minutes: float, nodes: int, rule: Rule, seed: int
         board = opening_board(rng, openings, rule)
         scores: list[int | None] = [None] * len(board.move_stack)
         while board.outcome() is None and board.legal_moves:
+            if rng.random() < random_moves:
+                scores.append(None)
+                board.push(rng.choice(near_moves(board) or board.legal_moves))
+                continue
             result = think(board, Limit(nodes=nodes), seed=rng.randrange(1 << 30))
             scores.append(result.score)
             board.push(result.move)
         yield board, scores
 
 
-def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int) -> None:
+def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int,
+             random_moves: float = 0.0) -> None:
     games = 0
     with open(out, "a", encoding="utf-8") as file:
-        for board, scores in self_play(minutes, nodes, rule, seed):
+        for board, scores in self_play(minutes, nodes, rule, seed, random_moves):
             file.write(json.dumps(game_record(board, scores)) + "\n")
             games += 1
             file.flush()
@@ -515,6 +523,8 @@ def main() -> None:
     gen.add_argument("--nodes", type=int, default=25_000)
     gen.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
     gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--random-moves", type=float, default=0.0,
+                     help="share of moves drawn at random near the stones, 0 to 1 (default 0)")
     rating = commands.add_parser("label", help="write games again with another engine's "
                                  "scores of their quiet positions")
     rating.add_argument("data", nargs="+",
@@ -549,7 +559,10 @@ def main() -> None:
     netting.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed)
+        if not 0 <= args.random_moves <= 1:
+            parser.error("--random-moves must be between 0 and 1")
+        generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed,
+                 args.random_moves)
     elif args.command == "label":
         if args.ms <= 0 or args.every <= 0 or args.workers <= 0:
             parser.error("--ms, --every and --workers must be above 0")

@@ -9,6 +9,7 @@ import pytest
 from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Board
+from gridgames.gomoku.gomocup.openings import centred, default_openings
 from gridgames.gomoku.records import GameRecord, save
 
 fit_eval = load_benchmark("fit_eval")
@@ -60,3 +61,16 @@ def test_a_search_target_needs_games_with_scores(tmp_path: Path) -> None:
     _record(WON, tmp_path / "game-0001.psq")
     with pytest.raises(SystemExit, match="no position has a score"):
         fit_eval.fit([str(tmp_path)], 0.3, fit_eval.Rule.FREESTYLE, search_weight=1.0)
+
+
+def test_random_self_play_moves_are_near_the_stones_and_carry_no_score() -> None:
+    board, scores = next(fit_eval.self_play(1, 100, fit_eval.Rule.FREESTYLE, seed=3,
+                                            random_moves=1.0))
+    assert board.outcome() is not None or not board.legal_moves
+    assert scores == [None] * len(board.move_stack)
+    stones = board.move_stack
+    opening = max(len(centred(o, 15, 15) or []) for o in default_openings(fit_eval.Rule.FREESTYLE))
+    assert len(stones) > opening
+    for ply in range(opening, len(stones)):
+        assert any(abs(stones[ply][0] - x) <= 2 and abs(stones[ply][1] - y) <= 2
+                   for x, y in stones[:ply])

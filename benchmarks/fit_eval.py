@@ -349,7 +349,8 @@ class Dataset(NamedTuple):
     test: slice  # the last fifth: other games
 
 
-def dataset(paths: list[str], rule: Rule, search_weight: float) -> Dataset:
+def dataset(paths: list[str], rule: Rule, search_weight: float,
+            score_scale: float | None = None) -> Dataset:
     rows = read_positions(paths, rule)
     if search_weight > 0:
         rows = [r for r in rows if r[1] is not None]
@@ -371,7 +372,11 @@ def dataset(paths: list[str], rule: Rule, search_weight: float) -> Dataset:
     scales = np.arange(20, 1000, 10)
     scale = float(min(scales, key=lambda k: log_loss_and_error(evals / k, results)[1]))
     # the scores' own scale (another engine's need not be ours), fitted to the results
-    score_scale = float(min(scales, key=lambda k: log_loss_and_error(searched / k, results)[0]))
+    # (games with random moves have results that say little of their positions: give
+    # the scale of other games)
+    if score_scale is None:
+        score_scale = float(min(scales,
+                                key=lambda k: log_loss_and_error(searched / k, results)[0]))
     # the target: the game's result, or the searched score there, or a blend
     targets = (1 - search_weight) * results + search_weight / (
         1 + np.exp(-np.clip(searched / score_scale, -50, 50)))
@@ -492,9 +497,9 @@ def net_forward(params: dict[str, np.ndarray], z: np.ndarray) -> tuple[np.ndarra
 
 
 def fit_net(paths: list[str], rule: Rule, search_weight: float, hidden: int, out: str,
-            seed: int) -> None:
+            seed: int, score_scale: float | None = None) -> None:
     """Fit the evaluation network and write it where ``patterns.eval_net`` reads it."""
-    data = dataset(paths, rule, search_weight)
+    data = dataset(paths, rule, search_weight, score_scale)
     inputs = net_inputs(data.x, data.weights)
     mean = inputs[data.train].mean(0)
     spread = inputs[data.train].std(0) + 1e-6
@@ -557,6 +562,9 @@ def main() -> None:
     netting.add_argument("--hidden", type=int, default=16, help="hidden units (default 16)")
     netting.add_argument("--out", required=True, help="the network's file (JSON)")
     netting.add_argument("--seed", type=int, default=1)
+    netting.add_argument("--score-scale", type=float,
+                         help="the scores' units per logistic unit (default: fitted to the "
+                              "games' results)")
     args = parser.parse_args()
     if args.command == "generate":
         if not 0 <= args.random_moves <= 1:
@@ -575,9 +583,11 @@ def main() -> None:
             fit(args.data, args.ridge, Rule[args.rule.upper()], args.search_weight)
         elif args.hidden <= 0:
             parser.error("--hidden must be above 0")
+        elif args.score_scale is not None and args.score_scale <= 0:
+            parser.error("--score-scale must be above 0")
         else:
             fit_net(args.data, Rule[args.rule.upper()], args.search_weight, args.hidden,
-                    args.out, args.seed)
+                    args.out, args.seed, args.score_scale)
 
 
 if __name__ == "__main__":

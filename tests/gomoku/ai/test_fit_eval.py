@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from ai_helpers import load_benchmark
 
@@ -74,3 +75,13 @@ def test_random_self_play_moves_are_near_the_stones_and_carry_no_score() -> None
     for ply in range(opening, len(stones)):
         assert any(abs(stones[ply][0] - x) <= 2 and abs(stones[ply][1] - y) <= 2
                    for x, y in stones[:ply])
+
+
+def test_a_given_score_scale_turns_the_scores_into_the_targets(tmp_path: Path) -> None:
+    board = Board(15)
+    board.push_many(WON)
+    scores = [None, None, None, 100, -200, 300, -400, 500, 600]
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(fit_eval.game_record(board, scores)) + "\n")
+    data = fit_eval.dataset([str(games)], fit_eval.Rule.FREESTYLE, 1.0, score_scale=100)
+    assert data.targets == pytest.approx(1 / (1 + np.exp(-np.array([1.0, -2.0, 3.0]))))

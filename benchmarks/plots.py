@@ -147,18 +147,24 @@ def plot_rapfi_history(plt: Any, out: Path) -> Path:
 
 
 def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
-    figures = load("reference-engines-2026-11-26.json")
-    rows = [row for row in figures["matches"] if row["opponent"] == "Rapfi"]
+    """The score at three times a move with the evaluation network, by colour, and
+    before it (both colours)."""
+    before = load("reference-engines-2026-11-26.json")
+    figures = load("reference-engines-2026-11-27.json")
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    for key, label, color, shift in (("all", "both colours", "#8b4513", 1.0),
-                                     ("black", "as black", "0.2", 0.94),
-                                     ("white", "as white", "#4a6fa5", 1.06)):
-        scores = [interval(*row[key]) for row in rows]
-        ax.errorbar([row["time_ms"] * shift for row in rows], [s for s, _ in scores],
+    for rows, key, label, color, shift in (
+            (before, "all", "before the network, both colours", "0.65", 0.97),
+            (figures, "all", "with the network, both colours", "#8b4513", 1.0),
+            (figures, "black", "as black", "0.2", 0.94),
+            (figures, "white", "as white", "#4a6fa5", 1.06)):
+        matches = [row for row in rows["matches"] if row["opponent"] == "Rapfi"]
+        scores = [interval(*row[key]) for row in matches]
+        ax.errorbar([row["time_ms"] * shift for row in matches], [s for s, _ in scores],
                     yerr=[e for _, e in scores], fmt="o-" if key == "all" else "o",
                     color=color, capsize=3, label=label, markersize=4)
     ax.axhline(0.5, color="0.5", linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
+    rows = [row for row in figures["matches"] if row["opponent"] == "Rapfi"]
     times = [row["time_ms"] for row in rows]
     ax.set_xticks(times, [f"{t / 1000:g} s\n({sum(row['all'])} games)"
                           for t, row in zip(times, rows, strict=True)])
@@ -167,7 +173,7 @@ def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
     ax.set_xlabel("time a move, each side")
     ax.set_ylabel("score against Rapfi (95% interval)")
     ax.set_title("Against Rapfi at three times a move (freestyle)")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=7)
     return finish(fig, figures, out / "rapfi-score-vs-time.png")
 
 

@@ -152,12 +152,12 @@ def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
     before = load("reference-engines-2026-11-26.json")
     figures = load("reference-engines-2026-11-27.json")
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    for rows, key, label, color, shift in (
+    for results, key, label, color, shift in (
             (before, "all", "before the network, both colours", "0.65", 0.97),
             (figures, "all", "with the network, both colours", "#8b4513", 1.0),
             (figures, "black", "as black", "0.2", 0.94),
             (figures, "white", "as white", "#4a6fa5", 1.06)):
-        matches = [row for row in rows["matches"] if row["opponent"] == "Rapfi"]
+        matches = [row for row in results["matches"] if row["opponent"] == "Rapfi"]
         scores = [interval(*row[key]) for row in matches]
         ax.errorbar([row["time_ms"] * shift for row in matches], [s for s, _ in scores],
                     yerr=[e for _, e in scores], fmt="o-" if key == "all" else "o",

@@ -372,8 +372,7 @@ def dataset(paths: list[str], rule: Rule, search_weight: float,
     scales = np.arange(20, 1000, 10)
     scale = float(min(scales, key=lambda k: log_loss_and_error(evals / k, results)[1]))
     # the scores' own scale (another engine's need not be ours), fitted to the results
-    # (games with random moves have results that say little of their positions: give
-    # the scale of other games)
+    # unless given (the results of games with random moves say little of their positions)
     if score_scale is None:
         score_scale = float(min(scales,
                                 key=lambda k: log_loss_and_error(searched / k, results)[0]))

@@ -161,10 +161,11 @@ def test_a_small_run_writes_a_file_that_reads_back_and_verifies(tmp_path: Path) 
     rows = [line for line in verified.stdout.splitlines() if line.startswith("h8")]
     assert [row.split()[0] for row in rows] == openings
 
-    # a second opinion from a Gomocup brain (our own, run as a real subprocess)
+    # a second opinion from a Gomocup brain (our own, run as a real subprocess); a
+    # second, not a tenth: until its search is loaded a brain answers without a score
     brain = f"{sys.executable} -m gridgames.gomoku.gomocup.brain"
     judged = run_script("verify", str(out), "--depths", "2", "--brain", brain,
-                        "--brain-time-ms", "100")
+                        "--brain-time-ms", "1000")
     assert judged.returncode == 0, judged.stderr
     rows = [line.split() for line in judged.stdout.splitlines() if line.startswith("h8")]
     assert len(rows) == len(openings) and all(len(row) == 3 for row in rows)

@@ -25,6 +25,14 @@ def _record(moves: list[tuple[int, int]], path: Path) -> None:
     save(GameRecord.from_board(board, black="a", white="b"), path)
 
 
+def _written_game(scores: list[int | None], path: Path) -> str:
+    """WON as ``generate`` writes it, with the engine's ``scores``."""
+    board = Board(15)
+    board.push_many(WON)
+    path.write_text(json.dumps(fit_eval.game_record(board, scores)) + "\n")
+    return str(path)
+
+
 def test_a_match_folder_gives_the_quiet_positions_of_its_finished_games(tmp_path: Path) -> None:
     _record(WON, tmp_path / "game-0001.psq")
     _record(WON[:4], tmp_path / "game-0002.psq")  # unfinished: says nothing, skipped
@@ -47,12 +55,9 @@ def test_a_file_that_is_not_a_record_is_refused_by_name(tmp_path: Path) -> None:
 
 
 def test_written_games_carry_the_engine_scores_into_their_positions(tmp_path: Path) -> None:
-    board = Board(15)
-    board.push_many(WON)
     scores = [None, None, None, 10, -20, 30, -40, 50, 60]
-    games = tmp_path / "games.jsonl"
-    games.write_text(json.dumps(fit_eval.game_record(board, scores)) + "\n")
-    rows = fit_eval.read_positions([str(games)], fit_eval.Rule.FREESTYLE)
+    games = _written_game(scores, tmp_path / "games.jsonl")
+    rows = fit_eval.read_positions([games], fit_eval.Rule.FREESTYLE)
     # the quiet ones: those before black, to move, can make an open four
     assert [r[1] for r in rows] == scores[:6]
     assert [r[0] for r in rows[:2]] == [1.0, 0.0]
@@ -78,10 +83,7 @@ def test_random_self_play_moves_are_near_the_stones_and_carry_no_score() -> None
 
 
 def test_a_given_score_scale_turns_the_scores_into_the_targets(tmp_path: Path) -> None:
-    board = Board(15)
-    board.push_many(WON)
-    scores = [None, None, None, 100, -200, 300, -400, 500, 600]
-    games = tmp_path / "games.jsonl"
-    games.write_text(json.dumps(fit_eval.game_record(board, scores)) + "\n")
-    data = fit_eval.dataset([str(games)], fit_eval.Rule.FREESTYLE, 1.0, score_scale=100)
+    games = _written_game([None, None, None, 100, -200, 300, -400, 500, 600],
+                          tmp_path / "games.jsonl")
+    data = fit_eval.dataset([games], fit_eval.Rule.FREESTYLE, 1.0, score_scale=100)
     assert data.targets == pytest.approx(1 / (1 + np.exp(-np.array([1.0, -2.0, 3.0]))))

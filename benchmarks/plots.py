@@ -149,22 +149,24 @@ def plot_rapfi_history(plt: Any, out: Path) -> Path:
 def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
     """The score at three times a move with the evaluation network, by colour, and
     before it (both colours)."""
-    before = load("reference-engines-2026-11-26.json")
+    def against_rapfi(results: Figures) -> list[dict[str, Any]]:
+        return [row for row in results["matches"] if row["opponent"] == "Rapfi"]
+
     figures = load("reference-engines-2026-11-27.json")
+    rows = against_rapfi(figures)
+    before = against_rapfi(load("reference-engines-2026-11-26.json"))
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    for results, key, label, color, shift in (
+    for matches, key, label, color, shift in (
             (before, "all", "before the network, both colours", "0.65", 0.97),
-            (figures, "all", "with the network, both colours", "#8b4513", 1.0),
-            (figures, "black", "as black", "0.2", 0.94),
-            (figures, "white", "as white", "#4a6fa5", 1.06)):
-        matches = [row for row in results["matches"] if row["opponent"] == "Rapfi"]
+            (rows, "all", "with the network, both colours", "#8b4513", 1.0),
+            (rows, "black", "as black", "0.2", 0.94),
+            (rows, "white", "as white", "#4a6fa5", 1.06)):
         scores = [interval(*row[key]) for row in matches]
         ax.errorbar([row["time_ms"] * shift for row in matches], [s for s, _ in scores],
                     yerr=[e for _, e in scores], fmt="o-" if key == "all" else "o",
                     color=color, capsize=3, label=label, markersize=4)
     ax.axhline(0.5, color="0.5", linestyle="--", linewidth=0.8)
     ax.set_xscale("log")
-    rows = [row for row in figures["matches"] if row["opponent"] == "Rapfi"]
     times = [row["time_ms"] for row in rows]
     ax.set_xticks(times, [f"{t / 1000:g} s\n({sum(row['all'])} games)"
                           for t, row in zip(times, rows, strict=True)])

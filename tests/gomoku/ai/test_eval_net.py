@@ -52,9 +52,9 @@ def _network(net: np.ndarray, x: np.ndarray) -> float:
     return float(logit * rest[-1])
 
 
-@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD])
-def test_five_in_a_row_is_evaluated_by_its_network_on_every_position_of_a_game(rule: Rule
-                                                                              ) -> None:
+@pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU])
+def test_each_rule_with_a_network_is_evaluated_by_it_on_every_position_of_a_game(rule: Rule
+                                                                                ) -> None:
     net = eval_net(rule.code)
     assert net[0] > 0
     pos = P.new_position(15, 15, rule.code)
@@ -82,10 +82,11 @@ def test_the_fit_sees_the_inputs_the_search_reads() -> None:
         assert np.array_equal(fit_eval.net_inputs(x, weights)[0], _inputs(pos))
 
 
-def test_other_rules_stay_linear() -> None:
-    for rule in (Rule.RENJU, Rule.CARO, Rule.CARO_EXACT):
+def test_renju_has_a_network_of_its_own_and_caro_stays_linear() -> None:
+    assert not np.array_equal(eval_net(Rule.RENJU.code), eval_net(Rule.FREESTYLE.code))
+    for rule in (Rule.CARO, Rule.CARO_EXACT):
         assert eval_net(rule.code).size == 0
-    pos = P.new_position(15, 15, Rule.RENJU.code)
+    pos = P.new_position(15, 15, Rule.CARO.code)
     for move in MOVES[:9]:
         P.make(pos, P.cell_index(pos, move))
     assert S.evaluate(pos) == _linear(pos)

@@ -297,10 +297,12 @@ def eval_weights(rule_code: int) -> EvalWeights:
 # class but NONE (whose count grows with the board), the side to move's first, then
 # the two sums of the linear evaluation above (centi-stones, each side in its role).
 NET_INPUTS = 2 * (N_CLASSES - 1) + 2
-# Rules that evaluate with a network (the others stay linear). Standard's fives differ
-# from freestyle's only in overlines, and the freestyle network plays better there too.
+# Rules that evaluate with a network (caro stays linear). Standard's fives differ from
+# freestyle's only in overlines, and the freestyle network plays better there too;
+# renju's fouls change what black's shapes are worth, so renju has a network of its own.
 _NET_FILES = {rules.FREESTYLE_CODE: "eval-net-freestyle.json",
-              rules.STANDARD_CODE: "eval-net-freestyle.json"}
+              rules.STANDARD_CODE: "eval-net-freestyle.json",
+              rules.RENJU_CODE: "eval-net-renju.json"}
 _NETS: dict[int, np.ndarray] = {}
 
 

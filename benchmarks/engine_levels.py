@@ -6,7 +6,7 @@
     python benchmarks/engine_levels.py --pairs n200000-n25000 d3n5000-d2  # bare limits (n, t, d)
     python benchmarks/engine_levels.py --json benchmarks/results/engine-levels-DATE.json
 
-Games start from the shipped balanced openings; each opening is played twice with the
+Games start from the rule's shipped balanced openings; each opening is played twice with the
 colours swapped. ``--scale`` multiplies every level's time and node budget (the top
 levels think for seconds otherwise), keeping their order. Prints wins/losses/draws per pairing
 from the first-named side.
@@ -29,9 +29,9 @@ from gridgames.gomoku.gomocup.openings import default_openings
 from gridgames.gomoku.notation import parse_position
 
 
-def openings(count: int, seed: int) -> list[list[tuple[int, int]]]:
-    """``count`` of the shipped balanced openings, in an order set by ``seed``."""
-    shipped = default_openings()
+def openings(count: int, seed: int, rule: Rule) -> list[list[tuple[int, int]]]:
+    """``count`` of the rule's shipped balanced openings, in an order set by ``seed``."""
+    shipped = default_openings(rule)
     random.Random(seed).shuffle(shipped)
     return [parse_position(shipped[i % len(shipped)], 15, 15) for i in range(count)]
 
@@ -50,7 +50,7 @@ def match(name: str, first: Limit, second: Limit, games: int, rule: Rule, seed: 
           ) -> dict[str, object]:
     wins = losses = draws = 0
     started = time.perf_counter()
-    for i, opening in enumerate(openings((games + 1) // 2, seed)):
+    for i, opening in enumerate(openings((games + 1) // 2, seed, rule)):
         for first_is_black in (True, False):
             if wins + losses + draws >= games:
                 break

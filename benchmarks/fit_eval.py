@@ -40,7 +40,9 @@ logistic scale (fitted to the results), or a blend of the two.
 
 ``label`` writes the games again with a judge's scores of their quiet positions:
 any Gomocup brain, asked for one in ``--every`` of them (from the 7th move on)
-with ``--ms`` to think. ``fit-net`` fits the evaluation network
+with ``--ms`` to think; with ``--from-rule`` it takes games played under another
+rule and replays them under ``--rule`` (a game that ends otherwise there, such as a
+freestyle win by an overline under standard, is left out). ``fit-net`` fits the evaluation network
 (``patterns.eval_net``): a logistic output over each side's class counts and the
 two linear sums, and over ``--hidden`` rectified units of them, trained by Adam;
 it prints the held-out losses beside the linear evaluation's and writes the
@@ -63,7 +65,7 @@ from typing import NamedTuple, TypeVar
 
 import numpy as np
 
-from gridgames.gomoku import Board, Rule
+from gridgames.gomoku import Board, IllegalMoveError, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai.patterns import (
@@ -248,12 +250,14 @@ def _judge_game(task: tuple[str, dict, list[int], int]) -> dict:
 
 
 def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rule: Rule,
-          workers: int, seed: int) -> None:
+          workers: int, seed: int, played: Rule | None = None) -> None:
     """Write the games again with another engine's score of their quiet positions:
-    one in ``every``, from the 7th move on, drawn at random."""
+    one in ``every``, from the 7th move on, drawn at random. Games played under
+    ``played`` are first replayed under ``rule``."""
     rng = random.Random(seed)
     tasks = []
-    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game))):
+    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game)),
+                                     played):
         plies = [p for p in quiet if p >= 6 and rng.randrange(every) == 0]
         if plies:
             tasks.append((judge, game, plies, judge_ms))
@@ -291,24 +295,47 @@ def match_games(path: Path, rule: Rule) -> list[dict]:
     return games
 
 
-def written_games(path: Path, rule: Rule) -> list[dict]:
+def replayed(game: dict, played: Rule, rule: Rule) -> dict | None:
+    """A written game played under ``played``, as played under ``rule`` instead and
+    without scores; None where a move is illegal there (a renju foul) or the game ends
+    otherwise (a freestyle win by an overline wins nothing under standard)."""
+    moves = [tuple(move) for move in game["moves"]]
+    Board(game["width"], game["height"], rule=played).push_many(moves)  # checks the record
+    board = Board(game["width"], game["height"], rule=rule)
+    try:
+        board.push_many(moves)
+    except IllegalMoveError:
+        return None
+    record = game_record(board)
+    return record if record["winner"] == game["winner"] else None
+
+
+def written_games(path: Path, rule: Rule, played: Rule | None = None) -> list[dict]:
+    """The games of a file ``generate`` or ``label`` wrote, all played under ``played``
+    (default ``rule``), replayed under ``rule`` where the two differ."""
+    played = played or rule
     games = []
     with open(path, encoding="utf-8") as file:
         for number, line in enumerate(file, 1):
             game = json.loads(line)
             if not isinstance(game, dict) or "moves" not in game:
                 raise ValueError(f"line {number} is not a game written by 'generate'")
-            if game["rule"] != rule.name.lower():
+            if game["rule"] != played.name.lower():
                 raise ValueError(f"line {number} is a {game['rule']} game, "
-                                 f"not {rule.name.lower()}")
-            games.append(game)
+                                 f"not {played.name.lower()}")
+            if played is not rule:
+                game = replayed(game, played, rule)
+            if game is not None:
+                games.append(game)
     return games
 
 
-def for_each_game(paths: list[str], rule: Rule, work: Callable[[dict], T]) -> list[T]:
+def for_each_game(paths: list[str], rule: Rule, work: Callable[[dict], T],
+                  played: Rule | None = None) -> list[T]:
     """``work`` done on every game of the given files (games written by ``generate`` or
-    ``label``, ``.psq`` records or folders of them); a file that cannot be read, or
-    holds an illegal game, stops the run with its name."""
+    ``label``, ``.psq`` records or folders of them; written games played under
+    ``played`` are replayed under ``rule``); a file that cannot be read, or holds an
+    illegal game, stops the run with its name."""
     done = []
     for name in paths:
         path = Path(name)
@@ -316,7 +343,7 @@ def for_each_game(paths: list[str], rule: Rule, work: Callable[[dict], T]) -> li
             if path.is_dir() or path.suffix.lower() == ".psq":
                 games = match_games(path, rule)
             else:
-                games = written_games(path, rule)
+                games = written_games(path, rule, played)
             done += [work(game) for game in games]
         except (OSError, ValueError, KeyError, TypeError, RecordError) as error:
             raise SystemExit(f"cannot read {path} (games written by 'generate', .psq "
@@ -540,6 +567,10 @@ def main() -> None:
                         help="rate one quiet position in this many (default 5)")
     rating.add_argument("--workers", type=int, default=2)
     rating.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
+    rating.add_argument("--from-rule", choices=[r.name.lower() for r in Rule],
+                        help="the rule written games were played under (default: --rule); "
+                             "each is replayed under --rule, and left out where it ends "
+                             "otherwise there")
     rating.add_argument("--seed", type=int, default=1)
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+",
@@ -574,7 +605,8 @@ def main() -> None:
         if args.ms <= 0 or args.every <= 0 or args.workers <= 0:
             parser.error("--ms, --every and --workers must be above 0")
         label(args.data, args.out, args.judge, args.ms, args.every, Rule[args.rule.upper()],
-              args.workers, args.seed)
+              args.workers, args.seed,
+              Rule[args.from_rule.upper()] if args.from_rule else None)
     else:
         if not 0 <= args.search_weight <= 1:
             parser.error("--search-weight must be between 0 and 1")

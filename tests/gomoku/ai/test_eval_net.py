@@ -3,6 +3,7 @@ inputs the fit saw, and refuses a broken network file."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
 import sys
@@ -138,6 +139,26 @@ def test_label_writes_a_judges_scores_of_the_quiet_positions(tmp_path: Path) -> 
     # every quiet position from the 7th move on, and only those, has the judge's score
     assert rated["scores"] == [-fit_eval.MATE_SCORE if ply in quiet else None
                                for ply in range(12)]
+
+
+def test_games_of_another_rule_are_replayed_and_those_ending_otherwise_left_out(
+        tmp_path: Path) -> None:
+    white = [(0, 10), (2, 10), (4, 10), (6, 10), (8, 10)]
+
+    def game(black: list[tuple[int, int]]) -> dict:
+        board = fit_eval.Board(15)  # freestyle
+        pairs = itertools.zip_longest(black, white)
+        board.push_many([m for pair in pairs for m in pair if m][:2 * len(black) - 1])
+        return fit_eval.game_record(board)
+    five = game([(0, 0), (1, 0), (2, 0), (3, 0), (4, 0)])
+    six = game([(0, 0), (1, 0), (2, 0), (4, 0), (5, 0), (3, 0)])  # an overline
+    assert five["winner"] == six["winner"] == "black"
+    games = tmp_path / "freestyle.jsonl"
+    games.write_text("".join(json.dumps(g) + "\n" for g in (five, six)))
+    with pytest.raises(SystemExit, match="is a freestyle game, not standard"):
+        fit_eval.for_each_game([str(games)], Rule.STANDARD, lambda g: g)
+    kept = fit_eval.for_each_game([str(games)], Rule.STANDARD, lambda g: g, Rule.FREESTYLE)
+    assert kept == [{**five, "rule": "standard"}]
 
 
 def test_label_refuses_a_record_with_an_illegal_move_by_name(tmp_path: Path) -> None:

@@ -42,11 +42,11 @@ logistic scale (fitted to the results), or a blend of the two.
 any Gomocup brain, asked for one in ``--every`` of them (from the 7th move on)
 with ``--ms`` to think; with ``--from-rule`` it takes games played under another
 rule and replays them under ``--rule`` (a game that ends otherwise there, such as a
-freestyle win by an overline under standard, is left out). ``fit-net`` fits the evaluation network
-(``patterns.eval_net``): a logistic output over each side's class counts and the
-two linear sums, and over ``--hidden`` rectified units of them, trained by Adam;
-it prints the held-out losses beside the linear evaluation's and writes the
-network as JSON.
+freestyle win by an overline under standard, is left out). ``fit-net`` fits the
+evaluation network (``patterns.eval_net``): a logistic output over each side's
+class counts and the two linear sums, and over ``--hidden`` rectified units of
+them, trained by Adam; it prints the held-out losses beside the linear
+evaluation's and writes the network as JSON.
 """
 
 from __future__ import annotations

@@ -84,6 +84,42 @@ def test_sprt_bounds_and_llr() -> None:
     assert sprt.llr(MatchStats(5, 0, 0)) == 0.0  # no variance yet
 
 
+def test_pairs_narrow_the_interval_as_computed_by_hand() -> None:
+    # The 30-20-10 above as 30 pairs: 2 scored 0 points, 2 scored 1/2, 14 scored 1, 8
+    # scored 1 1/2 and 4 scored 2. A pair's mean score is 0, 1/4, 1/2, 3/4 or 1; their mean
+    # is 35/60 and their variance (2*(7/12)^2 + 2*(1/3)^2 + 14*(1/12)^2 + 8*(1/6)^2
+    # + 4*(5/12)^2)/30 = 0.0638889; standard error sqrt(0.0638889/30) = 0.0461479; 95%
+    # bounds 0.5833333 -+ 0.0904482 = 0.4928851 .. 0.6737815: -4.944 .. +126.004 Elo, where
+    # the same games counted one by one give -21.023 .. +144.621.
+    stats = MatchStats(wins=30, losses=20, draws=10, pairs=[2, 2, 14, 8, 4])
+    assert stats.by_pairs
+    low, high = stats.elo_interval
+    assert low == pytest.approx(-4.944, abs=0.002) and high == pytest.approx(126.004, abs=0.002)
+    assert stats.elo == pytest.approx(58.45, abs=0.01)  # the score is still over the games
+
+
+def test_pairs_all_alike_leave_the_games_counted_one_by_one() -> None:
+    # every opening won by its black: no spread between pairs to estimate a variance from
+    stats = MatchStats(wins=5, losses=5, pairs=[0, 0, 5, 0, 0])
+    assert not stats.by_pairs
+    assert stats.elo_interval == MatchStats(wins=5, losses=5).elo_interval
+
+
+def test_sprt_over_pairs() -> None:
+    # 600-400-0 as 500 pairs: 400 split 1-1, 100 won twice. A pair's mean score is 1/2 or 1,
+    # their mean 0.6 and variance (400*0.1^2 + 100*0.4^2)/500 = 0.04; with elo0=0, elo1=10
+    # LLR = 500 * 0.0143868 * (1.2 - 1.0143868) / (2 * 0.04) = 16.690, three times the
+    # 5.5634 of the same games counted one by one (test_sprt_bounds_and_llr).
+    sprt = Sprt(0, 10)
+    assert sprt.llr(MatchStats(600, 400, 0, pairs=[0, 0, 400, 0, 100])) == pytest.approx(
+        16.690, abs=1e-3)
+    # ten times fewer such games: undecided one by one, decided as pairs
+    assert sprt.status(MatchStats(60, 40, 0)) is None
+    assert sprt.status(MatchStats(60, 40, 0, pairs=[0, 0, 40, 0, 10])) is None
+    assert sprt.status(MatchStats(120, 80, 0, pairs=[0, 0, 80, 0, 20])) == "H1"
+    assert sprt.status(MatchStats(120, 80, 0)) is None
+
+
 def test_sprt_with_other_error_rates() -> None:
     sprt = Sprt.parse("-5,5,0.1,0.2")
     assert sprt.bounds == pytest.approx((math.log(0.2 / 0.9), math.log(0.8 / 0.1)))
@@ -209,6 +245,22 @@ def test_sprt_stops_early_and_psq_files(tmp_path: Path) -> None:
     record = load(files[0])
     assert record.width == 9 and record.moves == report.results[0].record.moves
     assert any("SPRT" in line and "H0 accepted" in line for line in report.summary_lines())
+
+
+def test_games_are_paired_by_their_numbers(tmp_path: Path) -> None:
+    """The two games of an opening make a pair however they finish (two at a time here),
+    and a last game without its partner counts only as a game."""
+    config = MatchConfig((fake("good"), fake("good")), games=7, width=9, height=9,
+                         openings=default_opening_moves(9, 9), concurrency=2, seed=3)
+    report = run_match(config)
+    assert report.stats.games == 7 and sum(report.stats.pairs) == 3
+    points = {result.number: result.points for result in report.results}
+    expected = [0] * 5
+    for first in (1, 3, 5):
+        expected[int(2 * (points[first] + points[first + 1]))] += 1
+    assert report.stats.pairs == expected
+    assert any(line.startswith("Pairs of games by points for fake-good")
+               for line in report.summary_lines())
 
 
 def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -11,15 +11,24 @@ The judge is the core rules: a move that is off the board, on a stone or
 reply later than the turn time (or the time left in the game) plus the
 tolerance. A full board is a draw.
 
-Statistics follow cutechess-cli: the Elo difference from the score with its
-95% error bar, and an optional sequential probability ratio test that stops
-the match once one of two Elo hypotheses is accepted.
+Statistics: the Elo difference from the score with its 95% error bar, and an
+optional sequential probability ratio test that stops the match once one of two
+Elo hypotheses is accepted. Both count the two games of an opening as one pair
+(the "pentanomial" model of fishtest and fastchess) once pairs are complete:
+an opening that favours one colour makes the two games of a pair lean opposite
+ways, so their sum varies less than two independent games would, and the
+interval is narrower and the test decides sooner, at the same error rates.
+Until a pair is complete with some spread between pairs, the games are counted
+one by one (as cutechess-cli).
 
 >>> round(elo_from_score(0.75), 2)
 190.85
 >>> stats = MatchStats(wins=30, losses=20, draws=10)
 >>> round(stats.score, 4), round(stats.elo, 1), round(stats.elo_error, 1)
 (0.5833, 58.5, 82.8)
+>>> stats.pairs = [2, 2, 14, 8, 4]  # the same 60 games, as 30 pairs
+>>> round(stats.elo_error, 1)
+65.5
 """
 
 from __future__ import annotations
@@ -69,13 +78,20 @@ def score_from_elo(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+# The points a game pair can score for the first engine, by index in MatchStats.pairs.
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+
 @dataclass
 class MatchStats:
-    """Wins, losses and draws of the first engine, with score and Elo."""
+    """Wins, losses and draws of the first engine, with score and Elo; and the
+    completed game pairs (the two games of an opening) by the points they scored
+    for it: ``pairs[k]`` pairs scored ``PAIR_POINTS[k]``."""
 
     wins: int = 0
     losses: int = 0
     draws: int = 0
+    pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_POINTS))
 
     @property
     def games(self) -> int:
@@ -89,15 +105,39 @@ class MatchStats:
     def elo(self) -> float:
         return elo_from_score(self.score)
 
-    def _stdev(self) -> float:
-        """Standard deviation of the mean score per game."""
+    @property
+    def by_pairs(self) -> bool:
+        """Whether the statistics count game pairs: some are complete, not all alike."""
+        return self._pair_units() is not None
+
+    def _pair_units(self) -> tuple[int, float, float] | None:
+        m = sum(self.pairs)
+        if m == 0:
+            return None
+        counted = list(zip(self.pairs, PAIR_POINTS, strict=True))
+        mean = sum(k * p / 2 for k, p in counted) / m
+        variance = sum(k * (p / 2 - mean) ** 2 for k, p in counted) / m
+        return (m, mean, variance) if variance > 0 else None
+
+    def units(self) -> tuple[int, float, float]:
+        """(count, mean score, variance of one unit's mean score) of the units the
+        statistics are built on: the game pairs when :attr:`by_pairs`, else the games
+        one by one."""
+        paired = self._pair_units()
+        if paired is not None:
+            return paired
         n = self.games
         if n == 0:
-            return 0.0
+            return 0, 0.5, 0.0
         s = self.score
         variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
                     + self.losses * s ** 2) / n
-        return math.sqrt(variance / n)
+        return n, s, variance
+
+    def _stdev(self) -> float:
+        """Standard deviation of the mean score."""
+        n, _, variance = self.units()
+        return math.sqrt(variance / n) if n else 0.0
 
     @property
     def elo_interval(self) -> tuple[float, float]:
@@ -129,14 +169,20 @@ class MatchStats:
         else:
             self.draws += 1
 
+    def add_pair(self, points: float) -> None:
+        """Count a completed pair, both of its games already counted by :meth:`add`:
+        ``points`` is what the two games scored together (0 to 2)."""
+        self.pairs[PAIR_POINTS.index(points)] += 1
+
 
 @dataclass(frozen=True)
 class Sprt:
     """A sequential probability ratio test of ``elo0`` (H0) against ``elo1`` (H1).
 
-    The log-likelihood ratio uses the normal approximation of the per-game
-    score (the "GSPRT" of fishtest and c-chess-cli), which needs no draws, as
-    Gomoku often has none.
+    The log-likelihood ratio uses the normal approximation of the mean score
+    (the "GSPRT" of fishtest and c-chess-cli), which needs no draws, as Gomoku
+    often has none; over game pairs once there are some (see
+    :meth:`MatchStats.units`).
 
     >>> sprt = Sprt.parse("0,10")
     >>> [round(bound, 3) for bound in sprt.bounds]
@@ -179,14 +225,9 @@ class Sprt:
 
     def llr(self, stats: MatchStats) -> float:
         """The log-likelihood ratio of H1 against H0 after ``stats``."""
-        n = stats.games
-        if n == 0 or stats.wins + stats.draws == 0 or stats.losses + stats.draws == 0:
-            return 0.0  # no spread in the results yet: nothing to estimate a variance from
-        s = stats.score
-        variance = (stats.wins * (1 - s) ** 2 + stats.draws * (0.5 - s) ** 2
-                    + stats.losses * s ** 2) / n
+        n, s, variance = stats.units()
         if variance <= 0:
-            return 0.0
+            return 0.0  # no spread in the results yet: nothing to estimate a variance from
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * variance)
 
@@ -283,9 +324,15 @@ class GameResult:
         return 1.0 if black_won == (self.black == 0) else 0.0
 
 
+def pair_index(number: int) -> int:
+    """The pair of game ``number`` (from 1): games 1 and 2 are pair 0, 3 and 4 pair 1..."""
+    return (number - 1) // 2
+
+
 def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     """(game number, opening, black engine index) for every game: each opening twice,
-    with the colours swapped, in an order shuffled by the seed."""
+    with the colours swapped (the two games of a pair, see :func:`pair_index`), in an
+    order shuffled by the seed."""
     openings = list(config.openings) or [()]
     random.Random(config.seed).shuffle(openings)
     games = []
@@ -402,7 +449,9 @@ class MatchReport:
             f"[{stats.score:.3f}] {stats.games}",
             f"Elo difference: {_fmt_elo(stats.elo)} +/- {_fmt_elo(stats.elo_error, sign=False)}"
             f" (95% interval {_fmt_elo(stats.elo_interval[0])} to "
-            f"{_fmt_elo(stats.elo_interval[1])})",
+            f"{_fmt_elo(stats.elo_interval[1])}, {_basis(stats)})",
+            f"Pairs of games by points for {a} (0, 1/2, 1, 1 1/2, 2): "
+            + ", ".join(str(k) for k in stats.pairs),
         ]
         errors = sum(1 for r in self.results if r.errors)
         if errors:
@@ -416,6 +465,13 @@ class MatchReport:
             lines.append(f"SPRT: llr {llr:.2f} ({lower:.2f}, {upper:.2f}) "
                          f"[{sprt.elo0:g}, {sprt.elo1:g}]: {verdict}")
         return lines
+
+
+def _basis(stats: MatchStats) -> str:
+    """What the interval was computed over, for the summary."""
+    if stats.by_pairs:
+        return f"over {sum(stats.pairs)} game pairs"
+    return f"over {stats.games} single games"
 
 
 def _fmt_elo(value: float, *, sign: bool = True) -> str:
@@ -448,6 +504,7 @@ class MatchTally:
         self.config = config
         self.report = MatchReport(config)
         self.on_game = on_game
+        self._pair_waiting: dict[int, float] = {}  # pair index: points of its first game
         if config.out_dir is not None:
             Path(config.out_dir).mkdir(parents=True, exist_ok=True)
 
@@ -463,6 +520,11 @@ class MatchTally:
         report, config = self.report, self.config
         report.results.append(result)
         report.stats.add(result.points)
+        pair = pair_index(result.number)
+        if pair in self._pair_waiting:
+            report.stats.add_pair(self._pair_waiting.pop(pair) + result.points)
+        else:
+            self._pair_waiting[pair] = result.points
         if config.out_dir is not None:
             save(result.record, Path(config.out_dir) / f"game-{result.number:04d}.psq")
         if self.on_game is not None:

@@ -13,6 +13,7 @@ from gridgames.cli.main import main
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.gomocup import Engine
 from gridgames.gomoku.match import (
+    PAIRS_NEEDED,
     EngineSpec,
     MatchConfig,
     MatchStats,
@@ -85,24 +86,31 @@ def test_sprt_bounds_and_llr() -> None:
 
 
 def test_pairs_narrow_the_interval_as_computed_by_hand() -> None:
-    # The 30-20-10 above as 30 pairs: 2 scored 0 points, 2 scored 1/2, 14 scored 1, 8
-    # scored 1 1/2 and 4 scored 2. A pair's mean score is 0, 1/4, 1/2, 3/4 or 1; their mean
-    # is 35/60 and their variance (2*(7/12)^2 + 2*(1/3)^2 + 14*(1/12)^2 + 8*(1/6)^2
-    # + 4*(5/12)^2)/30 = 0.0638889; standard error sqrt(0.0638889/30) = 0.0461479; 95%
-    # bounds 0.5833333 -+ 0.0904482 = 0.4928851 .. 0.6737815: -4.944 .. +126.004 Elo, where
-    # the same games counted one by one give -21.023 .. +144.621.
-    stats = MatchStats(wins=30, losses=20, draws=10, pairs=[2, 2, 14, 8, 4])
+    # 60-40-20 as 60 pairs: 4 scored 0 points, 4 scored 1/2, 28 scored 1, 16 scored
+    # 1 1/2 and 8 scored 2. A pair's mean score is 0, 1/4, 1/2, 3/4 or 1; their mean is
+    # 70/120 and their variance (4*(7/12)^2 + 4*(1/3)^2 + 28*(1/12)^2 + 16*(1/6)^2
+    # + 8*(5/12)^2)/60 = 0.0638889; standard error sqrt(0.0638889/60) = 0.0326313; 95%
+    # bounds 0.5833333 -+ 0.0639566 = 0.5193767 .. 0.6472899: +13.471 .. +105.472 Elo.
+    # Counted one by one (per-game variance 0.2013889 as in the 30-20-10 above, over 120
+    # games) the same games give 0.5030397 .. 0.6636270: +2.113 .. +118.040.
+    stats = MatchStats(wins=60, losses=40, draws=20, pairs=[4, 4, 28, 16, 8])
     assert stats.by_pairs
     low, high = stats.elo_interval
-    assert low == pytest.approx(-4.944, abs=0.002) and high == pytest.approx(126.004, abs=0.002)
+    assert low == pytest.approx(13.471, abs=0.002) and high == pytest.approx(105.472, abs=0.002)
+    low, high = MatchStats(wins=60, losses=40, draws=20).elo_interval
+    assert low == pytest.approx(2.113, abs=0.002) and high == pytest.approx(118.040, abs=0.002)
     assert stats.elo == pytest.approx(58.45, abs=0.01)  # the score is still over the games
 
 
-def test_pairs_all_alike_leave_the_games_counted_one_by_one() -> None:
+def test_too_few_pairs_or_pairs_all_alike_leave_the_games_counted_one_by_one() -> None:
+    spread = [1, 0, PAIRS_NEEDED - 4, 0, 2]  # one pair short of the pairs needed
+    assert not MatchStats(PAIRS_NEEDED, PAIRS_NEEDED - 2, pairs=spread).by_pairs
+    spread[2] += 1
+    assert MatchStats(PAIRS_NEEDED + 1, PAIRS_NEEDED - 1, pairs=spread).by_pairs
     # every opening won by its black: no spread between pairs to estimate a variance from
-    stats = MatchStats(wins=5, losses=5, pairs=[0, 0, 5, 0, 0])
+    stats = MatchStats(wins=50, losses=50, pairs=[0, 0, 50, 0, 0])
     assert not stats.by_pairs
-    assert stats.elo_interval == MatchStats(wins=5, losses=5).elo_interval
+    assert stats.elo_interval == MatchStats(wins=50, losses=50).elo_interval
 
 
 def test_sprt_over_pairs() -> None:

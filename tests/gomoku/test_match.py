@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,6 +128,35 @@ def test_sprt_over_pairs() -> None:
     assert sprt.status(MatchStats(60, 40, 0, pairs=[0, 0, 40, 0, 10])) is None
     assert sprt.status(MatchStats(120, 80, 0, pairs=[0, 0, 80, 0, 20])) == "H1"
     assert sprt.status(MatchStats(120, 80, 0)) is None
+
+
+SPRT_PAIRS = Path(__file__).parents[2] / "benchmarks" / "sprt_pairs.py"
+
+
+def test_the_simulated_test_over_pairs_decides_sooner_and_as_rightly(tmp_path: Path) -> None:
+    """benchmarks/sprt_pairs.py, run as a script: with pairs scored as on the freestyle
+    screens, the test over pairs needs far fewer pairs than game by game, and decides
+    wrongly about as often as it is asked to (5%; 300 tests a case, so the bound is loose)."""
+    out = tmp_path / "sprt.json"
+    done = subprocess.run([sys.executable, str(SPRT_PAIRS), "--runs", "300", "--pairs-needed",
+                           str(PAIRS_NEEDED), "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    cases = json.loads(out.read_text())["cases"]
+    assert [(c["true_elo"], c["counting"]) for c in cases] == [
+        (0, "games"), (0, f"pairs from {PAIRS_NEEDED}"),
+        (30, "games"), (30, f"pairs from {PAIRS_NEEDED}")]
+    for games, pairs in (cases[0:2], cases[2:4]):
+        assert pairs["median_pairs"] < 0.7 * games["median_pairs"]
+    wrong = [cases[0]["accepted_h1"], cases[1]["accepted_h1"], cases[2]["accepted_h0"],
+             cases[3]["accepted_h0"]]
+    assert all(w <= 0.1 for w in wrong), wrong
+
+
+def test_the_simulation_refuses_bad_counts() -> None:
+    done = subprocess.run([sys.executable, str(SPRT_PAIRS), "--pairs", "1,2,x"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--pairs expects five counts" in done.stderr
 
 
 def test_sprt_with_other_error_rates() -> None:

@@ -84,11 +84,12 @@ def score_from_elo(elo: float) -> float:
 # The points a game pair can score for the first engine, by index in MatchStats.pairs.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 # Complete pairs needed before the statistics count pairs: the spread of fewer is too
-# rough to stop a test on. Simulated with pairs scored as on the freestyle screens
-# (3,000 runs of --sprt 0,30 at each hypothesis), counting pairs from 20 on let 5.6%
-# and 6.7% of the tests decide wrongly where 5% were asked for; from 40 on, 4.8% and
-# 5.6%. Either way the median test took about 150 pairs, against about 275 counted
-# game by game (which decided wrongly in under 1%: it overstates the noise).
+# rough to stop a test on. Simulated (benchmarks/sprt_pairs.py: --sprt 0,30, 3,000
+# tests at each hypothesis, pairs scored as on the freestyle screens), counting pairs
+# from the first on let 7.2% of the tests at elo1 accept H0 where 5% were asked for;
+# from 40 on, 5.6% and 5.4% decided wrongly, and a test took a median of about 160
+# pairs, against about 310 counted game by game (which erred in 0.8%: single games
+# overstate the noise).
 PAIRS_NEEDED = 40
 
 

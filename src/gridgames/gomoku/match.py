@@ -127,8 +127,8 @@ class MatchStats:
         if m < PAIRS_NEEDED:
             return None
         counted = list(zip(self.pairs, PAIR_POINTS, strict=True))
-        mean = sum(k * p / 2 for k, p in counted) / m
-        variance = sum(k * (p / 2 - mean) ** 2 for k, p in counted) / m
+        mean = sum(count * points / 2 for count, points in counted) / m
+        variance = sum(count * (points / 2 - mean) ** 2 for count, points in counted) / m
         return (m, mean, variance) if variance > 0 else None
 
     def units(self) -> tuple[int, float, float]:
@@ -193,7 +193,7 @@ class Sprt:
 
     The log-likelihood ratio uses the normal approximation of the mean score
     (the "GSPRT" of fishtest and c-chess-cli), which needs no draws, as Gomoku
-    often has none; over game pairs once there are some (see
+    often has none; over game pairs once there are enough of them (see
     :meth:`MatchStats.units`).
 
     >>> sprt = Sprt.parse("0,10")

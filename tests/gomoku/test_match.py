@@ -123,7 +123,8 @@ def test_sprt_over_pairs() -> None:
     sprt = Sprt(0, 10)
     assert sprt.llr(MatchStats(600, 400, 0, pairs=[0, 0, 400, 0, 100])) == pytest.approx(
         16.690, abs=1e-3)
-    # ten times fewer such games: undecided one by one, decided as pairs
+    # ten times fewer such games decide nothing either way; five times fewer decide as
+    # pairs only
     assert sprt.status(MatchStats(60, 40, 0)) is None
     assert sprt.status(MatchStats(60, 40, 0, pairs=[0, 0, 40, 0, 10])) is None
     assert sprt.status(MatchStats(120, 80, 0, pairs=[0, 0, 80, 0, 20])) == "H1"

@@ -348,8 +348,8 @@ def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     openings = list(config.openings) or [()]
     random.Random(config.seed).shuffle(openings)
     games = []
-    for number in range(config.games):
-        games.append((number + 1, openings[(number // 2) % len(openings)], number % 2))
+    for number in range(1, config.games + 1):
+        games.append((number, openings[pair_index(number) % len(openings)], (number - 1) % 2))
     return games
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import shlex
@@ -30,7 +29,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.match import EngineSpec, MatchConfig, default_opening_moves, run_match
+from gridgames.gomoku.match import (
+    EngineSpec,
+    MatchConfig,
+    MatchStats,
+    default_opening_moves,
+    run_match,
+)
 from gridgames.gomoku.records import GameRecord, load
 
 # The stones of the shipped openings: the first moves the engines play come after them.
@@ -66,11 +71,8 @@ class ClockSummary:
             return 0.0, 1.0
         wins = self.black[0] + self.white[0]
         draws = self.black[2] + self.white[2]
-        losses = self.games - wins - draws
-        s = self.score
-        variance = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / self.games
-        half = 1.96 * math.sqrt(variance / self.games)
-        return max(0.0, s - half), min(1.0, s + half)
+        half = MatchStats(wins, self.games - wins - draws, draws).score_error
+        return max(0.0, self.score - half), min(1.0, self.score + half)
 
     def add(self, record: GameRecord, match_ms: int) -> None:
         if self.engine not in (record.black, record.white):

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from gridgames.gomoku.match import MatchStats
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -53,10 +54,8 @@ def caption(figures: Figures) -> str:
 
 def interval(wins: int, losses: int, draws: int) -> tuple[float, float]:
     """The score and its 95% error (normal approximation, draws as half points)."""
-    games = wins + losses + draws
-    score = (wins + draws / 2) / games
-    variance = (wins * (1 - score) ** 2 + losses * score**2 + draws * (0.5 - score) ** 2) / games
-    return score, 1.96 * math.sqrt(variance / games)
+    stats = MatchStats(wins, losses, draws)
+    return stats.score, stats.score_error
 
 
 def plot_nps_vs_rapfi(plt: Any, out: Path) -> Path:

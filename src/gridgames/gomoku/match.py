@@ -146,10 +146,15 @@ class MatchStats:
                     + self.losses * s ** 2) / n
         return n, s, variance
 
-    def _stdev(self) -> float:
-        """Standard deviation of the mean score."""
+    @property
+    def score_error(self) -> float:
+        """Half the width of the 95% confidence interval of :attr:`score`.
+
+        >>> round(MatchStats(wins=6, losses=4).score_error, 3)
+        0.304
+        """
         n, _, variance = self.units()
-        return math.sqrt(variance / n) if n else 0.0
+        return _Z95 * math.sqrt(variance / n) if n else 0.0
 
     @property
     def elo_interval(self) -> tuple[float, float]:
@@ -161,7 +166,7 @@ class MatchStats:
         """
         if self.games == 0:
             return -math.inf, math.inf
-        deviation = _Z95 * self._stdev()
+        deviation = self.score_error
         return elo_from_score(self.score - deviation), elo_from_score(self.score + deviation)
 
     @property

@@ -56,22 +56,20 @@ class ClockSummary:
     long_moves: int = 0  # moves on more than twice the even share of the clock
 
     @property
-    def points(self) -> float:
-        wins = self.black[0] + self.white[0]
-        draws = self.black[2] + self.white[2]
-        return wins + draws / 2
+    def stats(self) -> MatchStats:
+        """Wins, losses and draws with both colours together."""
+        wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
+        return MatchStats(wins, losses, draws)
 
     @property
     def score(self) -> float:
-        return self.points / self.games if self.games else 0.0
+        return self.stats.score if self.games else 0.0
 
     def interval(self) -> tuple[float, float]:
         """95% interval of the score (normal approximation over the per-game results)."""
         if not self.games:
             return 0.0, 1.0
-        wins = self.black[0] + self.white[0]
-        draws = self.black[2] + self.white[2]
-        half = MatchStats(wins, self.games - wins - draws, draws).score_error
+        half = self.stats.score_error
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
     def add(self, record: GameRecord, match_ms: int) -> None:

@@ -805,9 +805,11 @@ def _distance(pos, move, back):
 
 
 @inlined
-def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, quiet):
+def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, quiet,
+                         improving):
     """Plies by which a late move is searched less deep: more with depth and move
-    number, a ply less on the principal variation, a ply less for a move whose
+    number, a ply less on the principal variation, a ply more off it where our
+    static value has not risen since our previous move, a ply less for a move whose
     quiet history says it often cuts off and a ply more if it often failed; then a
     ply less for a move that makes or stops a three. Where the opponent threatens,
     a move that stops none of its fours gets up to three plies more the farther it
@@ -818,6 +820,8 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
         reduction = int(0.6 + _LOG[depth] * _LOG[searched])
         if pv_node and reduction > 0:
             reduction -= 1
+        elif not pv_node and not improving and reduction > 1:
+            reduction += 1  # as Rapfi
         history = pos.history[HISTORY_QUIET + me - 1, move]
         if history > HISTORY_RANGE // 4:
             reduction -= 1
@@ -1003,7 +1007,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             score = -_negamax(at, -beta, -alpha, new_depth, ply + 1)
         else:
             reduction = _late_move_reduction(pos, ply, me, move, depth, searched, pv_node,
-                                             forced, quiet)
+                                             forced, quiet, improving)
             _make(at, move)
             score = -_negamax(at, -alpha - 1, -alpha, new_depth - reduction, ply + 1)
             if score > alpha and reduction > 0:
@@ -1114,7 +1118,7 @@ def _search_root(at, depth, alpha, beta, skip):
         reduction = 0
         if depth >= 4 and _is_quiet(pos, me, move, made):
             reduction = _late_move_reduction(pos, np.int64(0), me, move, depth, i - skip,
-                                             True, False, True)
+                                             True, False, True, True)
         _make(at, move)
         one = np.int64(1)
         if i == skip:

@@ -809,19 +809,20 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
                          improving):
     """Plies by which a late move is searched less deep: more with depth and move
     number, a ply less on the principal variation, a ply more off it where our
-    static value has not risen since our previous move, a ply less for a move whose
-    quiet history says it often cuts off and a ply more if it often failed; then a
-    ply less for a move that makes or stops a three. Where the opponent threatens,
-    a move that stops none of its fours gets up to three plies more the farther it
-    lies from the last two stones (as Rapfi); elsewhere an attack that follows our
-    previous one gets a ply less."""
+    static value has not risen since our previous move (not under renju), a ply
+    less for a move whose quiet history says it often cuts off and a ply more if
+    it often failed; then a ply less for a move that makes or stops a three.
+    Where the opponent threatens, a move that stops none of its fours gets up to
+    three plies more the farther it lies from the last two stones (as Rapfi);
+    elsewhere an attack that follows our previous one gets a ply less."""
     reduction = 0
     if depth >= 2 and searched >= 2:
         reduction = int(0.6 + _LOG[depth] * _LOG[searched])
         if pv_node and reduction > 0:
             reduction -= 1
-        elif not pv_node and not improving and reduction > 1:
-            reduction += 1  # as Rapfi
+        elif (not pv_node and not improving and reduction > 1
+              and pos.info[I_RULE] != RENJU_CODE):
+            reduction += 1  # as Rapfi; under renju it measured worse
         history = pos.history[HISTORY_QUIET + me - 1, move]
         if history > HISTORY_RANGE // 4:
             reduction -= 1

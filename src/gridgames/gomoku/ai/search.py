@@ -815,9 +815,9 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
     Where the opponent threatens, a move that stops none of its fours gets up to
     three plies more the farther it lies from the last two stones (as Rapfi);
     elsewhere an attack that follows our previous one gets a ply less. Last, a
-    quiet move gets a ply more where the table's move (``table_attacks``) makes
-    a three or more (not under renju, where it was not screened), as Stockfish
-    reduces more after a capture from its table."""
+    quiet move gets a ply more where the table's move makes a three or more
+    (``table_attacks``, which the caller leaves false under renju, where this
+    was not screened), as Stockfish reduces more after a capture from its table."""
     reduction = 0
     if depth >= 2 and searched >= 2:
         reduction = int(0.6 + _LOG[depth] * _LOG[searched])
@@ -845,7 +845,7 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
             made >= C_FLEX3
             or (made >= C_FLEX2_2X and 0 <= _distance(pos, move, np.int64(2)) <= 4)):
         reduction -= 1
-    if table_attacks and quiet and searched >= 2 and pos.info[I_RULE] != RENJU_CODE:
+    if table_attacks and quiet and searched >= 2:
         reduction += 1
     return reduction
 
@@ -876,6 +876,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
     forced = False
     staged = False  # the table's move stands alone in move_buf until it fails to cut off
     tt_move = -1
+    table_attacks = False  # the table's move makes a three or more (not under renju)
     static = 0  # evaluated below unless a five must be blocked (then no move is quiet)
     key = info[I_HASH]
     if pos.class_count[opp - 1, C_FIVE] > 0:
@@ -944,12 +945,14 @@ def _negamax_body(at, alpha, beta, depth, ply):
                     return 0
                 if beta <= score < MATE_BOUND:
                     return score
+        table_empty = 0 <= tt_move < pos.cells.shape[0] and pos.cells[tt_move] == 0
+        table_attacks = (table_empty and info[I_RULE] != RENJU_CODE
+                         and _makes_three(pos, me - 1, np.int64(tt_move)))
         # The table's move is searched before the others are generated: where it cuts
         # off, as it mostly does, generating and ordering them is saved. Only where
         # every candidate is generated (the opponent threatens no open four).
         staged = (
-            0 <= tt_move < pos.cells.shape[0]
-            and pos.cells[tt_move] == 0
+            table_empty
             and pos.near[tt_move] > 0
             and pos.class_count[opp - 1, C_FLEX4] == 0
             and not _is_forbidden(at, me, np.int64(tt_move))
@@ -963,8 +966,6 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 return -(MATE - ply - 2) if forced else evaluate(pos)
             _order(pos, ply, n, np.int64(tt_move))
 
-    table_attacks = (0 <= tt_move < pos.cells.shape[0] and pos.cells[tt_move] == 0
-                     and _makes_three(pos, me - 1, np.int64(tt_move)))
     # Move-count pruning: once a move that does not lose is in hand, moves past a
     # count that grows with depth are skipped; half as many where our static value
     # has not risen since our previous move.

@@ -71,7 +71,7 @@ from gridgames.gomoku.ai.position import (
     may_be_forbidden,
     unmake,
 )
-from gridgames.gomoku.rules import RENJU_CODE
+from gridgames.gomoku.rules import FREESTYLE_CODE, RENJU_CODE
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -816,8 +816,9 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
     three plies more the farther it lies from the last two stones (as Rapfi);
     elsewhere an attack that follows our previous one gets a ply less. Last, a
     quiet move gets a ply more where the table's move makes a three or more
-    (``table_attacks``, which the caller leaves false under renju, where this
-    was not screened), as Stockfish reduces more after a capture from its table."""
+    (``table_attacks``, as Stockfish reduces more after a capture from its table;
+    the caller sets it in freestyle alone: under standard it measured worse, under
+    renju and caro it was not tried)."""
     reduction = 0
     if depth >= 2 and searched >= 2:
         reduction = int(0.6 + _LOG[depth] * _LOG[searched])
@@ -876,7 +877,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
     forced = False
     staged = False  # the table's move stands alone in move_buf until it fails to cut off
     tt_move = -1
-    table_attacks = False  # the table's move makes a three or more (not under renju)
+    table_attacks = False  # the table's move makes a three or more (freestyle only)
     static = 0  # evaluated below unless a five must be blocked (then no move is quiet)
     key = info[I_HASH]
     if pos.class_count[opp - 1, C_FIVE] > 0:
@@ -946,7 +947,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 if beta <= score < MATE_BOUND:
                     return score
         table_empty = 0 <= tt_move < pos.cells.shape[0] and pos.cells[tt_move] == 0
-        table_attacks = (table_empty and info[I_RULE] != RENJU_CODE
+        table_attacks = (table_empty and info[I_RULE] == FREESTYLE_CODE
                          and _makes_three(pos, me - 1, np.int64(tt_move)))
         # The table's move is searched before the others are generated: where it cuts
         # off, as it mostly does, generating and ordering them is saved. Only where

@@ -817,8 +817,8 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
     elsewhere an attack that follows our previous one gets a ply less. Last, a
     quiet move gets a ply more where the table's move makes a three or more
     (``table_attacks``, as Stockfish reduces more after a capture from its table;
-    the caller sets it in freestyle alone: under standard it measured worse, under
-    renju and caro it was not tried)."""
+    the caller sets it in freestyle alone: under standard and renju it measured
+    worse, under caro it was not tried)."""
     reduction = 0
     if depth >= 2 and searched >= 2:
         reduction = int(0.6 + _LOG[depth] * _LOG[searched])

@@ -24,7 +24,9 @@ from gridgames.gomoku.analysis import (
 from gridgames.gomoku.notation import parse_position
 
 # Engine moves on both sides (depth 5) until black's j6 makes the open three j6-j7-j8;
-# white ignores it (a15), black makes the open four j5 and then five.
+# white ignores it (a15), black makes the open four j5 and then five. The winner's
+# moves are the engine's own, but a later ordering can rate one an inaccuracy at
+# depth 5: never a mistake.
 IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
 BLUNDER_PLY = 10
 LIMIT = Limit(depth=5)
@@ -50,7 +52,7 @@ def test_ignoring_an_open_three_is_a_blunder_and_the_winner_plays_well(review):
     assert blunder.loss > 0.1
     for move in review.moves:
         if move.color == "black":
-            assert move.label in ("best", "good", "forced"), move
+            assert move.label not in ("mistake", "blunder"), move
     assert review.summary["white"].blunders == 1
     assert review.summary["black"].blunders == 0
     assert review.summary["black"].accuracy > review.summary["white"].accuracy

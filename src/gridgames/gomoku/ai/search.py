@@ -673,6 +673,8 @@ def _order(pos, ply, n, tt_move):
     """
     me = pos.info[I_SIDE] - 1
     own_weight = 2 if pos.info[I_RULE] == FREESTYLE_CODE else 3
+    # into the range where history and killers still tell moves apart
+    shrink = 5 * (own_weight + 1)
     moves = pos.move_buf[ply]
     scores = pos.score_buf[ply]
     k0 = pos.killers[ply, 0]
@@ -682,11 +684,10 @@ def _order(pos, ply, n, tt_move):
         if m == tt_move:
             s = 1 << 29
         else:
-            # scaled into the range where history and killers still tell moves apart
             s = (
                 pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * own_weight
                 + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]]
-            ) * 4 // (20 * (own_weight + 1))
+            ) // shrink
             if _makes_three(pos, me, m):
                 s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8
             else:

@@ -16,7 +16,7 @@ from gridgames.gomoku.records import GameRecord, save
 
 PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "analyse"]
 # See tests/gomoku/test_analysis.py: white ignores black's open three at move 10.
-IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
+IGNORED_THREE = "h8i7j8i8i9g7h10g11h9a15h11h7h12"
 LABELS = {"best", "good", "inaccuracy", "mistake", "blunder", "forced"}
 
 
@@ -44,7 +44,7 @@ def test_table_labels_the_ignored_open_three_a_blunder(psq, tmp_path):
     assert rows[10][1:3] == ["white", "a15"] and rows[10][-1] == "blunder"
     assert rows[10][3].startswith("B#")  # black now has a forced win
     for ply in range(1, 14, 2):
-        assert rows[ply][1] == "black" and rows[ply][-1] not in ("mistake", "blunder")
+        assert rows[ply][1] == "black" and rows[ply][-1] in ("best", "good", "forced")
     assert rows[13][3:5] == ["B", "wins"]
     summary = {line.split()[0]: line.split() for line in lines[15:]}
     assert summary["white"][-1] == "1" and summary["black"][-1] == "0"

@@ -23,11 +23,10 @@ from gridgames.gomoku.analysis import (
 )
 from gridgames.gomoku.notation import parse_position
 
-# Engine moves on both sides (depth 5) until black's j6 makes the open three j6-j7-j8;
-# white ignores it (a15), black makes the open four j5 and then five. The winner's
-# moves are the engine's own, but a later ordering can rate one an inaccuracy at
-# depth 5: never a mistake.
-IGNORED_THREE = "h8i7j8g8j7h9i10j10j6a15j5j9j4"
+# Engine moves on both sides (depth 5) until black's h9 makes the open three h8-h9-h10;
+# white ignores it (a15), black makes the open four h11 and then five. A change of
+# the engine's ordering can change its depth-5 moves: then replay the game.
+IGNORED_THREE = "h8i7j8i8i9g7h10g11h9a15h11h7h12"
 BLUNDER_PLY = 10
 LIMIT = Limit(depth=5)
 
@@ -47,12 +46,12 @@ def test_ignoring_an_open_three_is_a_blunder_and_the_winner_plays_well(review):
     labels = {m.ply: m.label for m in review.moves}
     assert labels[BLUNDER_PLY] == "blunder"
     blunder = review.moves[BLUNDER_PLY - 1]
-    assert blunder.color == "white" and blunder.best in [(9, 10), (9, 6)]  # j5 or j9
+    assert blunder.color == "white" and blunder.best in [(7, 8), (7, 4)]  # h7 or h11
     assert blunder.score >= MATE_BOUND and blunder.mate is not None and blunder.mate > 0
     assert blunder.loss > 0.1
     for move in review.moves:
         if move.color == "black":
-            assert move.label not in ("mistake", "blunder"), move
+            assert move.label in ("best", "good", "forced"), move
     assert review.summary["white"].blunders == 1
     assert review.summary["black"].blunders == 0
     assert review.summary["black"].accuracy > review.summary["white"].accuracy

@@ -668,8 +668,8 @@ def _order(pos, ply, n, tt_move):
 
     TT move, then threats made and stopped, then killers and history. A threat is
     worth what the evaluation gives its cell, our own twice the opponent's in
-    freestyle and three times under the other rules (freestyle alone was screened
-    with twice).
+    freestyle and three times under the other rules (twice measured worse under
+    standard and renju).
     """
     me = pos.info[I_SIDE] - 1
     own_weight = 2 if pos.info[I_RULE] == FREESTYLE_CODE else 3

@@ -13,10 +13,9 @@ import pytest
 from gridgames.gomoku import Board
 from gridgames.gomoku.notation import parse_position
 from gridgames.gomoku.records import GameRecord, save
+from review_game import BLUNDER, BLUNDER_PLY, IGNORED_THREE
 
 PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "analyse"]
-# See tests/gomoku/test_analysis.py: white ignores black's open three at move 10.
-IGNORED_THREE = "h8i7j8i8i9g7h10g11h9a15h11h7h12"
 LABELS = {"best", "good", "inaccuracy", "mistake", "blunder", "forced"}
 
 
@@ -41,8 +40,8 @@ def test_table_labels_the_ignored_open_three_a_blunder(psq, tmp_path):
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["#", "player", "move", "eval", "best", "loss", "label"]
     rows = {int(line.split()[0]): line.split() for line in lines[1:14]}
-    assert rows[10][1:3] == ["white", "a15"] and rows[10][-1] == "blunder"
-    assert rows[10][3].startswith("B#")  # black now has a forced win
+    assert rows[BLUNDER_PLY][1:3] == ["white", BLUNDER] and rows[BLUNDER_PLY][-1] == "blunder"
+    assert rows[BLUNDER_PLY][3].startswith("B#")  # black now has a forced win
     for ply in range(1, 14, 2):
         assert rows[ply][1] == "black" and rows[ply][-1] in ("best", "good", "forced")
     assert rows[13][3:5] == ["B", "wins"]
@@ -66,7 +65,8 @@ def test_json_shape_from_a_position_string(tmp_path):
     for move in moves:
         assert isinstance(move["score"], int) and move["label"] in LABELS
         assert isinstance(move["best"], str)
-    assert moves[9]["label"] == "blunder" and moves[9]["score"] > 20000
+    blunder = moves[BLUNDER_PLY - 1]
+    assert blunder["move"] == BLUNDER and blunder["label"] == "blunder" and blunder["score"] > 20000
     assert moves[-1]["score"] == 30000
 
 

@@ -14,9 +14,7 @@ from web_helpers import ARTIFACTS, GAMES, Server, created, new_game, play, playe
 
 from gridgames.gomoku.notation import parse_position
 from gridgames.web import create_app
-
-# See tests/gomoku/test_analysis.py: white ignores black's open three at move 10.
-IGNORED_THREE = "h8i7j8i8i9g7h10g11h9a15h11h7h12"
+from review_game import BEST_ANSWERS, BLUNDER, BLUNDER_PLY, IGNORED_THREE
 
 
 def import_game(client: Any, text: str = IGNORED_THREE) -> dict[str, Any]:
@@ -56,9 +54,10 @@ def test_review_labels_the_ignored_open_three_and_streams_progress(client):
     assert status["state"] == "done" and status["current"] is True
     moves = status["review"]["moves"]
     assert [m["ply"] for m in moves] == list(range(1, 14))
-    assert moves[9]["label"] == "blunder" and moves[9]["color"] == "white"
-    assert moves[9]["move"] == "a15" and moves[9]["best"] in ("h7", "h11")
-    assert moves[9]["score"] > 20000 and moves[-1]["score"] == 30000
+    blunder = moves[BLUNDER_PLY - 1]
+    assert blunder["label"] == "blunder" and blunder["color"] == "white"
+    assert blunder["move"] == BLUNDER and blunder["best"] in BEST_ANSWERS
+    assert blunder["score"] > 20000 and moves[-1]["score"] == 30000
     for move in moves[::2]:
         assert move["color"] == "black" and move["label"] in ("best", "good", "forced")
     summary = status["review"]["summary"]
@@ -225,8 +224,8 @@ def test_browser_review_graph_navigation_variation_and_candidates(page):
     tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line", timeout=120_000)
     assert tab.locator("#eval-graph .graph-point").count() == 14
     assert tab.locator("#eval-graph .graph-point.blunder").count() >= 1
-    assert tab.locator('.move-item[data-ply="10"] .label-blunder').count() == 1
-    assert "better h" in tab.locator('.move-item[data-ply="10"]').inner_text()
+    assert tab.locator(f'.move-item[data-ply="{BLUNDER_PLY}"] .label-blunder').count() == 1
+    assert "better h" in tab.locator(f'.move-item[data-ply="{BLUNDER_PLY}"]').inner_text()
     assert tab.locator("#review-summary .summary-black .accuracy").inner_text().endswith("%")
     shot(tab, "review-done")
 
@@ -273,4 +272,4 @@ def test_browser_review_graph_navigation_variation_and_candidates(page):
     # the review is saved with the game: a reload shows it at once
     tab.reload()
     tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line")
-    assert tab.locator('.move-item[data-ply="10"] .label-blunder').count() == 1
+    assert tab.locator(f'.move-item[data-ply="{BLUNDER_PLY}"] .label-blunder').count() == 1

@@ -303,6 +303,73 @@ def test_games_are_paired_by_their_numbers(tmp_path: Path) -> None:
                for line in report.summary_lines())
 
 
+MATCH_REPORT = Path(__file__).parents[2] / "benchmarks" / "match_report.py"
+
+
+def test_the_match_report_pools_records_as_the_matches_counted_them(tmp_path: Path) -> None:
+    """benchmarks/match_report.py, run as a script on the records of two matches of the
+    same engines: its counts, by colour and by pair, are the sums of the matches' own."""
+    ours = EngineSpec.parse("level:1")
+    dirs, results, pairs = [], [], [0] * 5
+    for seed in (1, 2):
+        out_dir = tmp_path / f"seed{seed}"
+        config = MatchConfig((ours, fake("good")), games=6, width=9, height=9, time_ms=500,
+                             openings=default_opening_moves(9, 9), concurrency=2, seed=seed,
+                             out_dir=out_dir)
+        report = run_match(config)
+        dirs.append(str(out_dir))
+        results += report.results
+        pairs = [a + b for a, b in zip(pairs, report.stats.pairs, strict=True)]
+    expected = {"black": [0, 0, 0], "white": [0, 0, 0]}
+    for result in results:
+        assert not result.errors, result.reason
+        colour = "black" if result.black == 0 else "white"
+        expected[colour][{1.0: 0, 0.0: 1, 0.5: 2}[result.points]] += 1
+    out = tmp_path / "pooled.json"
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), *dirs, "--engine", ours.name,
+                           "--rule", "freestyle", "--sprt", "0,20", "--json", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads(out.read_text())
+    assert pooled["black"] == expected["black"] and pooled["white"] == expected["white"]
+    assert pooled["pairs"] == pairs and sum(pairs) == 6
+    assert pooled["opponents"] == ["fake-good"] and pooled["undecided"] == 0
+    assert pooled["score"] == pytest.approx(sum(r.points for r in results) / 12)
+    assert f"{ours.name} against fake-good: 12 games" in done.stdout
+    assert "SPRT [0, 20]: llr" in done.stdout
+
+
+def test_the_match_report_leaves_out_games_the_board_did_not_decide(tmp_path: Path) -> None:
+    """A crash leaves a record with no winner on the board: counted apart, not scored."""
+    config = MatchConfig((fake("crash-late", 2), fake("good")), games=2, width=9, height=9,
+                         openings=default_opening_moves(9, 9), seed=1, out_dir=tmp_path)
+    report = run_match(config)
+    assert all("crashed" in result.reason for result in report.results)
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path),
+                           "--engine", "fake-crash-late"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "0 games, 0-0-0" in done.stdout
+    assert "not ended by five or a full board (left out): 2" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--engine", "nobody"], "'nobody' played neither side of a game"),
+    (["--engine", "fake-good", "--sprt", "5"], "--sprt expects"),
+])
+def test_the_match_report_names_what_is_wrong(tmp_path: Path, args: list[str],
+                                              message: str) -> None:
+    config = MatchConfig((fake("good"), fake("good")), games=2, width=9, height=9,
+                         openings=default_opening_moves(9, 9), seed=1, out_dir=tmp_path)
+    run_match(config)
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path), *args],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr
+    empty = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "none"),
+                            "--engine", "x"], capture_output=True, text=True, timeout=60)
+    assert empty.returncode == 2 and "not a directory of game records" in empty.stderr
+
+
 def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code = main(["match", "level:2", "level:3", "--games", "2", "--size", "9",
                  "--time-ms", "150", "--out", str(tmp_path), "--seed", "5"])

@@ -1,0 +1,161 @@
+"""Pooled results of engine matches, read from their game records.
+
+    python benchmarks/match_report.py games/seed153 games/seed154 games/seed155 \\
+        --engine pbrain-gridgames [--rule renju] [--sprt 0,20] [--json report.json]
+
+Reads the ``game-NNNN.psq`` records that ``gridgames match --out DIR`` writes and
+pools every directory given: the named engine's wins, losses and draws, in all
+and by colour; the score with its 95% interval over single games (a draw is half
+a point); the Elo difference with its 95% interval over the game pairs (games
+2k-1 and 2k of a directory: one opening, the colours swapped), as ``gridgames
+match`` computes it; with ``--sprt``, the log-likelihood ratio of that test. So
+runs of the same two engines with several seeds give one figure, by colour.
+
+A record only shows the board, so a game that did not end with five in a row or
+a full board (lost on time, by a crash or an illegal move) has no known winner:
+such games are counted apart and left out of the score, and their pairs with
+them. ``gridgames match`` prints who lost them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from gridgames.gomoku.match import PAIR_POINTS, MatchStats, Sprt, pair_index
+from gridgames.gomoku.records import GameRecord, RecordError, load
+from gridgames.gomoku.rules import Rule
+
+RECORD_NAME = re.compile(r"game-(\d+)\.psq")
+
+
+@dataclass
+class PooledResults:
+    engine: str
+    opponents: list[str] = field(default_factory=list)
+    black: list[int] = field(default_factory=lambda: [0, 0, 0])  # wins, losses, draws
+    white: list[int] = field(default_factory=lambda: [0, 0, 0])
+    pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_POINTS))
+    undecided: int = 0  # games not ended on the board: no winner in the record
+
+    @property
+    def games(self) -> MatchStats:
+        """All decided games, counted one by one."""
+        wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
+        return MatchStats(wins, losses, draws)
+
+    @property
+    def paired(self) -> MatchStats:
+        """The same games with their complete pairs (the statistics then count pairs)."""
+        stats = self.games
+        stats.pairs = list(self.pairs)
+        return stats
+
+    def add_directory(self, directory: Path, rule: Rule) -> None:
+        numbered = sorted((int(m[1]), path) for path in directory.iterdir()
+                          if (m := RECORD_NAME.fullmatch(path.name)))
+        if not numbered:
+            raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it")
+        first_of_pair: dict[int, float | None] = {}
+        for number, path in numbered:
+            try:
+                record = load(path, rule)
+            except RecordError as error:
+                raise ValueError(f"{path}: {error}") from None
+            points = self.add_game(record)
+            pair = pair_index(number)
+            if pair not in first_of_pair:
+                first_of_pair[pair] = points
+                continue
+            first = first_of_pair.pop(pair)
+            if first is not None and points is not None:
+                self.pairs[PAIR_POINTS.index(first + points)] += 1
+
+    def add_game(self, record: GameRecord) -> float | None:
+        """Count one game; the engine's points, or None where the record has no winner."""
+        if self.engine not in (record.black, record.white):
+            raise ValueError(f"{self.engine!r} played neither side of a game "
+                             f"({record.black} against {record.white})")
+        as_black = record.black == self.engine
+        opponent = record.white if as_black else record.black
+        if opponent not in self.opponents:
+            self.opponents.append(opponent)
+        if record.result == "1/2-1/2":
+            points = 0.5
+        elif record.result in ("1-0", "0-1"):
+            points = 1.0 if (record.result == "1-0") == as_black else 0.0
+        else:
+            self.undecided += 1
+            return None
+        tally = self.black if as_black else self.white
+        tally[{1.0: 0, 0.0: 1, 0.5: 2}[points]] += 1
+        return points
+
+    def lines(self, sprt: Sprt | None = None) -> list[str]:
+        games, paired = self.games, self.paired
+        half = games.score_error
+        low, high = paired.elo_interval
+        basis = (f"over {sum(self.pairs)} game pairs" if paired.by_pairs
+                 else f"over {games.games} single games")
+        b, w = self.black, self.white
+        lines = [
+            f"{self.engine} against {', '.join(self.opponents)}: {games.games} games, "
+            f"{games.wins}-{games.losses}-{games.draws} (W-L-D), score {games.score:.3f} "
+            f"(95% interval {games.score - half:.3f} to {games.score + half:.3f})",
+            f"  as black {b[0]}-{b[1]}-{b[2]}, as white {w[0]}-{w[1]}-{w[2]}",
+            f"  Elo {games.elo:+.1f} (95% interval {low:+.1f} to {high:+.1f}, {basis}); "
+            f"pairs by points (0, 1/2, 1, 1 1/2, 2): {', '.join(map(str, self.pairs))}",
+        ]
+        if sprt is not None:
+            lower, upper = sprt.bounds
+            lines.append(f"  SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: llr {sprt.llr(paired):.2f} "
+                         f"(bounds {lower:.2f}, {upper:.2f})")
+        lines.append(f"  games not ended by five or a full board (left out): {self.undecided}")
+        return lines
+
+
+def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:
+    results = PooledResults(engine)
+    for directory in directories:
+        if not directory.is_dir():
+            raise ValueError(f"{directory}: not a directory of game records")
+        results.add_directory(directory, rule)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("dirs", nargs="+", type=Path,
+                        help="directories written by gridgames match --out")
+    parser.add_argument("--engine", required=True,
+                        help="the engine to report on, as named in the records")
+    parser.add_argument("--rule", default="freestyle", choices=[r.value for r in Rule],
+                        help="the rule the games were played under (not stored in .psq)")
+    parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: print that test's llr too")
+    parser.add_argument("--json", help="write the pooled counts to this file too")
+    args = parser.parse_args(argv)
+    try:
+        sprt = Sprt.parse(args.sprt) if args.sprt else None
+        results = pool(args.dirs, args.engine, Rule(args.rule))
+    except ValueError as error:
+        parser.error(str(error))
+    print("\n".join(results.lines(sprt)))
+    if args.json:
+        games, paired = results.games, results.paired
+        data = {**asdict(results), "score": games.score,
+                "score_interval": [games.score - games.score_error,
+                                   games.score + games.score_error],
+                "elo": games.elo, "elo_interval": list(paired.elo_interval),
+                "interval_over_pairs": paired.by_pairs}
+        if sprt is not None:
+            data["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "llr": sprt.llr(paired)}
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -26,40 +26,32 @@ import platform
 import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gridgames.gomoku.match import (
     EngineSpec,
     MatchConfig,
-    MatchStats,
     default_opening_moves,
     run_match,
 )
 from gridgames.gomoku.records import GameRecord, load
+from match_report import ColourTally, points_of  # beside this script
 
 # The stones of the shipped openings: the first moves the engines play come after them.
 OPENING_STONES = 3
 
 
 @dataclass
-class ClockSummary:
+class ClockSummary(ColourTally):
     engine: str
     games: int = 0
-    black: list[int] = field(default_factory=lambda: [0, 0, 0])  # wins, losses, draws
-    white: list[int] = field(default_factory=lambda: [0, 0, 0])
     unfinished: int = 0  # games that ended without five or a full board
     moves: int = 0
     max_move_ms: int = 0
     total_ms: int = 0
     min_left_ms: int | None = None
     long_moves: int = 0  # moves on more than twice the even share of the clock
-
-    @property
-    def stats(self) -> MatchStats:
-        """Wins, losses and draws with both colours together."""
-        wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
-        return MatchStats(wins, losses, draws)
 
     @property
     def score(self) -> float:
@@ -73,19 +65,13 @@ class ClockSummary:
         return max(0.0, self.score - half), min(1.0, self.score + half)
 
     def add(self, record: GameRecord, match_ms: int) -> None:
-        if self.engine not in (record.black, record.white):
-            raise ValueError(f"{self.engine!r} played neither side of a game "
-                             f"({record.black} vs {record.white})")
+        points = points_of(record, self.engine)
         self.games += 1
         as_black = record.black == self.engine
-        tally = self.black if as_black else self.white
-        if record.result == "1/2-1/2":
-            tally[2] += 1
-        elif record.result in ("1-0", "0-1"):
-            tally[0 if (record.result == "1-0") == as_black else 1] += 1
-        else:
+        if points is None:
             self.unfinished += 1
-            tally[1] += 1  # counted against us: it must not happen
+            points = 0.0  # counted against us: it must not happen
+        self.count(as_black, points)
         times = record.times_ms or []
         ours = [spent for index, spent in enumerate(times)  # black plays the even indexes
                 if index >= OPENING_STONES and (index % 2 == 0) == as_black]

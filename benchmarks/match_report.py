@@ -31,27 +31,49 @@ from gridgames.gomoku.records import GameRecord, RecordError, load
 from gridgames.gomoku.rules import Rule
 
 RECORD_NAME = re.compile(r"game-(\d+)\.psq")
+OUTCOME_INDEX = {1.0: 0, 0.0: 1, 0.5: 2}  # a game's points: its place in [wins, losses, draws]
+
+
+def points_of(record: GameRecord, engine: str) -> float | None:
+    """``engine``'s points in a recorded game, or None where the board shows no winner."""
+    if engine not in (record.black, record.white):
+        raise ValueError(f"{engine!r} played neither side of a game "
+                         f"({record.black} against {record.white})")
+    if record.result == "1/2-1/2":
+        return 0.5
+    if record.result in ("1-0", "0-1"):
+        return 1.0 if (record.result == "1-0") == (record.black == engine) else 0.0
+    return None
+
+
+@dataclass(kw_only=True)
+class ColourTally:
+    """Wins, losses and draws by colour."""
+
+    black: list[int] = field(default_factory=lambda: [0, 0, 0])  # wins, losses, draws
+    white: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    def count(self, as_black: bool, points: float) -> None:
+        (self.black if as_black else self.white)[OUTCOME_INDEX[points]] += 1
+
+    @property
+    def stats(self) -> MatchStats:
+        """Wins, losses and draws with both colours together, counted game by game."""
+        wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
+        return MatchStats(wins, losses, draws)
 
 
 @dataclass
-class PooledResults:
+class PooledResults(ColourTally):
     engine: str
     opponents: list[str] = field(default_factory=list)
-    black: list[int] = field(default_factory=lambda: [0, 0, 0])  # wins, losses, draws
-    white: list[int] = field(default_factory=lambda: [0, 0, 0])
     pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_POINTS))
     undecided: int = 0  # games not ended on the board: no winner in the record
 
     @property
-    def games(self) -> MatchStats:
-        """All decided games, counted one by one."""
-        wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
-        return MatchStats(wins, losses, draws)
-
-    @property
     def paired(self) -> MatchStats:
         """The same games with their complete pairs (the statistics then count pairs)."""
-        stats = self.games
+        stats = self.stats
         stats.pairs = list(self.pairs)
         return stats
 
@@ -77,26 +99,19 @@ class PooledResults:
 
     def add_game(self, record: GameRecord) -> float | None:
         """Count one game; the engine's points, or None where the record has no winner."""
-        if self.engine not in (record.black, record.white):
-            raise ValueError(f"{self.engine!r} played neither side of a game "
-                             f"({record.black} against {record.white})")
+        points = points_of(record, self.engine)
         as_black = record.black == self.engine
         opponent = record.white if as_black else record.black
         if opponent not in self.opponents:
             self.opponents.append(opponent)
-        if record.result == "1/2-1/2":
-            points = 0.5
-        elif record.result in ("1-0", "0-1"):
-            points = 1.0 if (record.result == "1-0") == as_black else 0.0
-        else:
+        if points is None:
             self.undecided += 1
-            return None
-        tally = self.black if as_black else self.white
-        tally[{1.0: 0, 0.0: 1, 0.5: 2}[points]] += 1
+        else:
+            self.count(as_black, points)
         return points
 
     def lines(self, sprt: Sprt | None = None) -> list[str]:
-        games, paired = self.games, self.paired
+        games, paired = self.stats, self.paired
         half = games.score_error
         low, high = paired.elo_interval
         basis = (f"over {sum(self.pairs)} game pairs" if paired.by_pairs
@@ -145,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     print("\n".join(results.lines(sprt)))
     if args.json:
-        games, paired = results.games, results.paired
+        games, paired = results.stats, results.paired
         data = {**asdict(results), "score": games.score,
                 "score_interval": [games.score - games.score_error,
                                    games.score + games.score_error],

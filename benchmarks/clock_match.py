@@ -57,13 +57,6 @@ class ClockSummary(ColourTally):
     def score(self) -> float:
         return self.stats.score if self.games else 0.0
 
-    def interval(self) -> tuple[float, float]:
-        """95% interval of the score (normal approximation over the per-game results)."""
-        if not self.games:
-            return 0.0, 1.0
-        half = self.stats.score_error
-        return max(0.0, self.score - half), min(1.0, self.score + half)
-
     def add(self, record: GameRecord, match_ms: int) -> None:
         points = points_of(record, self.engine)
         self.games += 1

@@ -62,6 +62,14 @@ class ColourTally:
         wins, losses, draws = (b + w for b, w in zip(self.black, self.white, strict=True))
         return MatchStats(wins, losses, draws)
 
+    def interval(self) -> tuple[float, float]:
+        """95% interval of the score (normal approximation over the per-game results)."""
+        stats = self.stats
+        if not stats.games:
+            return 0.0, 1.0
+        half = stats.score_error
+        return max(0.0, stats.score - half), min(1.0, stats.score + half)
+
 
 @dataclass
 class PooledResults(ColourTally):
@@ -112,7 +120,7 @@ class PooledResults(ColourTally):
 
     def lines(self, sprt: Sprt | None = None) -> list[str]:
         games, paired = self.stats, self.paired
-        half = games.score_error
+        score_low, score_high = self.interval()
         low, high = paired.elo_interval
         basis = (f"over {sum(self.pairs)} game pairs" if paired.by_pairs
                  else f"over {games.games} single games")
@@ -120,7 +128,7 @@ class PooledResults(ColourTally):
         lines = [
             f"{self.engine} against {', '.join(self.opponents)}: {games.games} games, "
             f"{games.wins}-{games.losses}-{games.draws} (W-L-D), score {games.score:.3f} "
-            f"(95% interval {games.score - half:.3f} to {games.score + half:.3f})",
+            f"(95% interval {score_low:.3f} to {score_high:.3f})",
             f"  as black {b[0]}-{b[1]}-{b[2]}, as white {w[0]}-{w[1]}-{w[2]}",
             f"  Elo {games.elo:+.1f} (95% interval {low:+.1f} to {high:+.1f}, {basis}); "
             f"pairs by points (0, 1/2, 1, 1 1/2, 2): {', '.join(map(str, self.pairs))}",
@@ -162,8 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         games, paired = results.stats, results.paired
         data = {**asdict(results), "score": games.score,
-                "score_interval": [games.score - games.score_error,
-                                   games.score + games.score_error],
+                "score_interval": list(results.interval()),
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
         if sprt is not None:

@@ -3,6 +3,8 @@
     python benchmarks/make_openings.py generate                       # the shipped renju set
     python benchmarks/make_openings.py generate --rule renju --bases 4D 2I --count 4 \\
         --screen-depths 2 --depths 3 4 --out /tmp/openings.txt          # a quick small run
+    python benchmarks/make_openings.py generate --judge /opt/rapfi/pbrain-rapfi \\
+        --judge-limit 200                                  # with a stronger engine's check
     python benchmarks/make_openings.py verify src/gridgames/gomoku/data/openings-renju-15.txt
     python benchmarks/make_openings.py verify FILE --rule renju \\
         --brain /opt/rapfi/pbrain-rapfi --brain-time-ms 1000          # a second opinion
@@ -18,7 +20,9 @@ that the engine scores closest to even:
    absolute scores (two consecutive depths, because searches to odd and to even depths lean
    to opposite sides); the ``--keep`` closest to even of each base opening go on;
 2. those are searched again, deeper, to each of ``--depths``;
-3. the closest are kept, at most ``--per-base`` from any one base opening, ``--count`` in all.
+3. the closest are kept, at most ``--per-base`` from any one base opening, ``--count`` in all;
+   with ``--judge``, a Gomocup brain is asked for its score of each in turn, and one it
+   scores beyond ``--judge-limit`` of even (in its own units) is passed over for the next.
 
 Five stones, white to move, is where the renju opening rules (RIF, Soosorv, Taraguchi)
 hand the game over: white plays the 6th move after choosing among black's 5th-move
@@ -26,7 +30,8 @@ offers. Choosing the 5th stone lets a base opening that is a sure black win at t
 stones (2I Kyogetsu, 4D Kagetsu, ...) give an even position too, so the set spreads
 over many base openings instead of the handful that are even at three stones.
 
-Every search is bounded by depth alone on one thread, so a rerun writes the same file.
+Every search of ours is bounded by depth alone on one thread, so a rerun writes the same
+file (a judge, given time rather than depth, may not score alike twice).
 The run takes about four minutes on one core for the full renju set.
 
 ``verify`` prints each opening of a file with our engine's scores at ``--depths`` and,
@@ -40,12 +45,13 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
+from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.gomocup.openings import load_openings
 from gridgames.gomoku.notation import format_position, parse_position
 
@@ -123,6 +129,7 @@ class Candidate:
     base: str  # the canonical opening's code
     moves: tuple[Point, ...]
     scores: tuple[int, ...] = ()
+    judged: str = ""  # a judge brain's score, if one was asked
 
     @property
     def text(self) -> str:
@@ -212,6 +219,36 @@ def score_all(found: Iterable[Candidate], rule: Rule, depths: Sequence[int],
     return kept
 
 
+class Judge:
+    """A Gomocup brain asked for its score of positions (the one it reports in its
+    ``MESSAGE`` lines). A brain that stops answering is launched again and asked once
+    more, so one hang does not end a long run."""
+
+    def __init__(self, command: str, time_ms: int) -> None:
+        self.command = command
+        self.time_ms = time_ms
+        self._engine = Engine(command)
+
+    def score(self, board: Board) -> str:
+        """``+123`` (for the side to move), ``mate N``, or ``?`` if the brain gives none."""
+        for attempt in (1, 2):
+            try:
+                result = self._engine.play(board, Limit(time_ms=self.time_ms))
+                break
+            except EngineError as error:
+                print(f"  {self.command}: {error}; launched again", file=sys.stderr)
+                self._engine.quit()
+                self._engine = Engine(self.command)
+                if attempt == 2:
+                    return "?"
+        if result.info.mate is not None:
+            return f"mate {result.info.mate}"
+        return f"{result.score:+d}" if result.score is not None else "?"
+
+    def quit(self) -> None:
+        self._engine.quit()
+
+
 def closest_per_base(found: Sequence[Candidate], keep: int) -> list[Candidate]:
     by_base: dict[str, list[Candidate]] = {}
     for candidate in found:
@@ -222,12 +259,14 @@ def closest_per_base(found: Sequence[Candidate], keep: int) -> list[Candidate]:
     return chosen
 
 
-def select(found: Sequence[Candidate], count: int, per_base: int) -> list[Candidate]:
-    """The ``count`` closest to even, at most ``per_base`` from one base opening."""
+def select(found: Sequence[Candidate], count: int, per_base: int,
+           accept: Callable[[Candidate], bool] = lambda _: True) -> list[Candidate]:
+    """The ``count`` closest to even, at most ``per_base`` from one base opening;
+    ``accept`` is asked about each in turn (closest first) and may turn it down."""
     taken: dict[str, int] = {}
     chosen = []
     for candidate in sorted(found, key=lambda c: (c.distance, c.text)):
-        if taken.get(candidate.base, 0) < per_base:
+        if taken.get(candidate.base, 0) < per_base and accept(candidate):
             taken[candidate.base] = taken.get(candidate.base, 0) + 1
             chosen.append(candidate)
             if len(chosen) == count:
@@ -255,9 +294,23 @@ def header(rule: Rule, args: argparse.Namespace, bases: Sequence[str], chosen: i
         f"closest to even, at most {args.per_base} from one base opening. After '#': the mean "
         "of the",
         "two scores for white, to move, in centi-stones, then the base opening.",
-        "Matches play each opening twice, once with each engine as black.",
     ]
+    if args.judge:
+        judge = Path(args.judge.split()[0]).name
+        lines[-1] = lines[-1].removesuffix(".") + ", then the judge's score."
+        lines.append(f"A position is kept only if {judge} ({args.judge_ms} ms a position, "
+                     f"its own units) scores it within +-{args.judge_limit} for white.")
+    lines.append("Matches play each opening twice, once with each engine as black.")
     return "".join(f"# {line}\n" for line in lines)
+
+
+def judged_even(candidate: Candidate, judge: Judge, rule: Rule, limit: int) -> bool:
+    """Whether the judge scores the position within +-``limit`` (a mate never is)."""
+    board = Board(SIZE, rule=rule)
+    board.push_many(candidate.moves)
+    candidate.judged = judge.score(board)
+    print(f"  judge: {candidate.text} {candidate.judged}", file=sys.stderr, flush=True)
+    return candidate.judged.lstrip("+-").isdigit() and abs(int(candidate.judged)) <= limit
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -276,13 +329,25 @@ def generate(args: argparse.Namespace) -> int:
     shortlist = closest_per_base(screened, args.keep)
     depths = " and ".join(str(d) for d in args.depths)
     scored = score_all(shortlist, rule, args.depths, f"depths {depths}")
-    chosen = select(scored, args.count, args.per_base)
+    if args.judge:
+        judge = Judge(args.judge, args.judge_ms)
+        try:
+            chosen = select(scored, args.count, args.per_base,
+                            lambda c: judged_even(c, judge, rule, args.judge_limit))
+        finally:
+            judge.quit()
+    else:
+        chosen = select(scored, args.count, args.per_base)
+    if len(chosen) < args.count:
+        print(f"only {len(chosen)} of the {args.count} openings asked for were found",
+              file=sys.stderr)
     lines = [header(rule, args, bases, len(chosen))]
     width = max((len(c.text) for c in chosen), default=0)
     for candidate in chosen:
         lines.append(f"{candidate.text:<{width}}  # {candidate.score:+d}  "
                      f"({', '.join(f'{s:+d}' for s in candidate.scores)}) "
-                     f"{opening_name(candidate.base)}\n")
+                     f"{opening_name(candidate.base)}"
+                     + (f"; judge {candidate.judged}" if candidate.judged else "") + "\n")
     Path(out).write_text("".join(lines), encoding="utf-8")
     spread = len({c.base for c in chosen})
     print(f"wrote {len(chosen)} openings from {spread} base openings to {out} "
@@ -294,14 +359,10 @@ def verify(args: argparse.Namespace) -> int:
     rule = Rule.from_name(args.rule)
     openings = load_openings(args.file)
     warm_up()
-    brain = None
-    if args.brain:
-        from gridgames.gomoku.gomocup import Engine
-
-        brain = Engine(args.brain)
+    judge = Judge(args.brain, args.brain_time_ms) if args.brain else None
     depths = " ".join(f"d{d}" for d in args.depths)
     print(f"{'opening':<16} {depths}  (ours, for the side to move)"
-          + ("  brain" if brain else ""))
+          + ("  brain" if judge else ""))
     means = []
     try:
         for text in openings:
@@ -320,16 +381,12 @@ def verify(args: argparse.Namespace) -> int:
                 if mate is None:
                     means.append(score)
             line = f"{text:<16} " + " ".join(f"{cell:>5}" for cell in row)
-            if brain is not None:
-                result = brain.play(board, Limit(time_ms=args.brain_time_ms))
-                if result.info.mate is not None:
-                    line += f"  mate {result.info.mate}"
-                else:
-                    line += f"  {result.score:+d}" if result.score is not None else "  ?"
+            if judge is not None:
+                line += f"  {judge.score(board)}"
             print(line, flush=True)
     finally:
-        if brain is not None:
-            brain.quit()
+        if judge is not None:
+            judge.quit()
     if means:
         print(f"{len(openings)} openings; our mean score {statistics.fmean(means):+.1f}, "
               f"mean distance from even {statistics.fmean(abs(s) for s in means):.1f}")
@@ -357,6 +414,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="at most this many from one base opening (default 2)")
     make.add_argument("--out", type=Path,
                       help="file to write (default: the package's openings-RULE-15.txt)")
+    make.add_argument("--judge", metavar="COMMAND",
+                      help="a Gomocup brain's command line: keep only positions it scores "
+                      "near even too")
+    make.add_argument("--judge-ms", type=int, default=1000,
+                      help="the judge's time for each position (default 1000)")
+    make.add_argument("--judge-limit", type=int, default=400,
+                      help="keep positions the judge scores within +-this, in its own units "
+                      "(default 400)")
     check = commands.add_parser("verify", help="print the scores of an openings file")
     check.add_argument("file", type=Path)
     check.add_argument("--rule", default="renju", help="the rule to score under (default renju)")
@@ -373,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if any(d < 1 for d in [*args.depths, *getattr(args, "screen_depths", [])]):
             raise ValueError("search depths must be 1 or more")
         return generate(args) if args.command == "generate" else verify(args)
-    except ValueError as error:
+    except (ValueError, EngineError) as error:
         print(f"make_openings: {error}", file=sys.stderr)
         return 2
 

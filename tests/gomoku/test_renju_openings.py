@@ -7,6 +7,7 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -170,6 +171,41 @@ def test_a_small_run_writes_a_file_that_reads_back_and_verifies(tmp_path: Path) 
     rows = [line.split() for line in judged.stdout.splitlines() if line.startswith("h8")]
     assert len(rows) == len(openings) and all(len(row) == 3 for row in rows)
     assert all(abs(int(row[2])) < 20_000 for row in rows)  # the brain's score, not a mate
+
+
+def test_the_choice_passes_over_what_the_judge_turns_down() -> None:
+    found = [make_openings.Candidate(base, ((7, 7),), (distance,))
+             for base, distance in (("1D", 5), ("1D", 10), ("2D", 20), ("2D", 30), ("1D", 40))]
+    distances = [c.distance for c in make_openings.select(found, 3, 2)]
+    assert distances == [5, 10, 20]
+    asked: list[int] = []
+
+    def turn_down_ten(candidate: Any) -> bool:
+        asked.append(candidate.distance)
+        return bool(candidate.distance != 10)
+
+    chosen = make_openings.select(found, 3, 2, turn_down_ten)
+    assert [c.distance for c in chosen] == [5, 20, 30]  # the 40 is 1D's third
+    assert asked == [5, 10, 20, 30]  # closest first, and none after the count is reached
+
+
+def test_a_judge_brain_scores_the_kept_openings(tmp_path: Path) -> None:
+    # our own brain, as a real subprocess, as the judge: every position it is asked
+    # about and keeps carries its score, within the limit
+    out = tmp_path / "judged.txt"
+    brain = f"{sys.executable} -m gridgames.gomoku.gomocup.brain"
+    done = run_script("generate", "--bases", "13I", "11I", "--screen-depths", "2",
+                      "--keep", "2", "--depths", "2", "3", "--count", "2", "--out", str(out),
+                      "--judge", brain, "--judge-ms", "1000", "--judge-limit", "5000")
+    assert done.returncode == 0, done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "A position is kept only if python" in text and "within +-5000" in text
+    rows = [line for line in text.splitlines() if not line.startswith("#")]
+    assert rows
+    for row in rows:
+        judged = row.rsplit("; judge ", 1)[1]
+        assert abs(int(judged)) <= 5000
+        assert f"judge: {row.split()[0]} {judged}" in done.stderr
 
 
 def test_the_script_refuses_bad_input(tmp_path: Path) -> None:

@@ -432,9 +432,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="the brain's time for each opening (default 1000)")
     args = parser.parse_args(argv)
     try:
-        for name in ("radius", "keep", "count", "per_base"):
+        for name in ("radius", "keep", "count", "per_base", "judge_ms", "brain_time_ms"):
             if getattr(args, name, 1) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be 1 or more")
+        if getattr(args, "judge_limit", 0) < 0:
+            raise ValueError("--judge-limit must be 0 or more")
         if any(d < 1 for d in [*args.depths, *getattr(args, "screen_depths", [])]):
             raise ValueError("search depths must be 1 or more")
         return generate(args) if args.command == "generate" else verify(args)

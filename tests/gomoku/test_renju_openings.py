@@ -211,6 +211,10 @@ def test_a_judge_brain_scores_the_kept_openings(tmp_path: Path) -> None:
 def test_the_script_refuses_bad_input(tmp_path: Path) -> None:
     done = run_script("generate", "--bases", "27D", "--out", str(tmp_path / "x.txt"))
     assert done.returncode == 2 and "unknown canonical opening '27D'" in done.stderr
+    done = run_script("generate", "--judge", "x", "--judge-limit", "-5")
+    assert done.returncode == 2 and "--judge-limit must be 0 or more" in done.stderr
+    done = run_script("verify", "x.txt", "--brain", "x", "--brain-time-ms", "0")
+    assert done.returncode == 2 and "--brain-time-ms must be 1 or more" in done.stderr
     done = run_script("verify", str(tmp_path / "missing.txt"))
     assert done.returncode == 2 and "cannot read the openings file" in done.stderr
     bad = tmp_path / "bad.txt"

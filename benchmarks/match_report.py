@@ -35,7 +35,8 @@ OUTCOME_INDEX = {1.0: 0, 0.0: 1, 0.5: 2}  # a game's points: its place in [wins,
 
 
 def points_of(record: GameRecord, engine: str) -> float | None:
-    """``engine``'s points in a recorded game, or None where the board shows no winner."""
+    """``engine``'s points in a recorded game, or None where the board shows no result
+    (a game lost on time, by a crash or an illegal move)."""
     if engine not in (record.black, record.white):
         raise ValueError(f"{engine!r} played neither side of a game "
                          f"({record.black} against {record.white})")
@@ -43,6 +44,8 @@ def points_of(record: GameRecord, engine: str) -> float | None:
         return 0.5
     if record.result in ("1-0", "0-1"):
         return 1.0 if (record.result == "1-0") == (record.black == engine) else 0.0
+    if not record.to_board().legal_moves:
+        return 0.5  # renju: only forbidden points left for black, a draw as matches call it
     return None
 
 

@@ -28,6 +28,7 @@ from gridgames.gomoku.match import (
     schedule,
     score_from_elo,
 )
+from gridgames.gomoku.notation import parse_position
 from gridgames.gomoku.records import load
 
 FAKE = Path(__file__).parent / "gomocup" / "fake_brain.py"
@@ -351,6 +352,23 @@ def test_the_match_report_leaves_out_games_the_board_did_not_decide(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert "0 games, 0-0-0" in done.stdout
     assert "not ended by five or a full board (left out): 2" in done.stdout
+
+
+def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
+        tmp_path: Path) -> None:
+    """A 6x6 renju position where black, to move, has only forbidden points (two
+    overline points): the match calls both games drawn, and so does the report."""
+    opening = parse_position("d1b1f6f3f5c4a6e1e3e2e6f4d2c1b6d4c6f1c2c3e5e4b3a3d3a1b4b2c5f2"
+                             "a5a2b5a4", 6, 6)
+    config = MatchConfig((fake("good"), fake("crash-late", 2)), games=2, width=6, height=6,
+                         rule=Rule.RENJU, openings=[opening], seed=1, out_dir=tmp_path)
+    report = run_match(config)
+    assert [r.reason for r in report.results] == ["no legal move left"] * 2
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path),
+                           "--engine", "fake-good", "--rule", "renju"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "2 games, 0-0-2" in done.stdout and "(left out): 0" in done.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

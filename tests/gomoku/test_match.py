@@ -14,6 +14,7 @@ import pytest
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.gomocup import Engine
+from gridgames.gomoku.gomocup import client as client_module
 from gridgames.gomoku.match import (
     PAIRS_NEEDED,
     EngineSpec,
@@ -386,6 +387,25 @@ def test_the_match_report_names_what_is_wrong(tmp_path: Path, args: list[str],
     empty = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "none"),
                             "--engine", "x"], capture_output=True, text=True, timeout=60)
     assert empty.returncode == 2 and "not a directory of game records" in empty.stderr
+
+
+@pytest.mark.parametrize("settle_ms", [10, 0])
+def test_a_brain_still_finishing_its_move_gets_no_command_until_it_settles(
+        monkeypatch: pytest.MonkeyPatch, settle_ms: int) -> None:
+    """Two brains that answer at once and drop every line within 5 ms of their own
+    move (as Rapfi does while it finishes one): the client waits 10 ms after a move
+    before sending that brain anything, so no game is lost; without the wait, the
+    dropped commands cost games."""
+    monkeypatch.setattr(client_module, "SETTLE_MS", settle_ms)
+    config = MatchConfig((fake("busy", 5), fake("busy", 5)), games=2, width=9, height=9,
+                         time_ms=300, tolerance_ms=300, openings=default_opening_moves(9, 9),
+                         seed=1)
+    report = run_match(config)
+    lost = [r.reason for r in report.results if "lost on time" in r.reason]
+    if settle_ms:
+        assert lost == [] and all("made five" in r.reason for r in report.results)
+    else:
+        assert lost
 
 
 def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ Run as ``python fake_brain.py MODE [ARG]``. Modes:
 - ``additive``: BOARD adds the stones to its position instead of replacing it;
 - ``suggest``: answers with ``SUGGEST x,y`` and plays after ``PLAY x,y``;
 - ``chatty``: sends MESSAGE / DEBUG lines (Rapfi's formats) before each move;
-- ``cr``: plays well but ends its lines with CR alone.
+- ``cr``: plays well but ends its lines with CR alone;
+- ``busy MS``: plays well but drops every line that comes within MS milliseconds of
+  a move it played, as Rapfi drops commands while it is still finishing a move.
 
 Every line received is appended to the file named by ``$FAKE_BRAIN_LOG`` if set.
 """
@@ -34,6 +36,7 @@ def main() -> None:
     size = (15, 15)
     stones: dict[tuple[int, int], int] = {}
     played = 0
+    busy_until = 0.0
 
     def say(text: str) -> None:
         sys.stdout.write(text + ("\r" if mode == "cr" else "\n"))
@@ -45,7 +48,7 @@ def main() -> None:
         return min(empty, key=lambda p: (max(abs(p[0] - cx), abs(p[1] - cy)), p[1], p[0]))
 
     def move() -> None:
-        nonlocal played
+        nonlocal played, busy_until
         if mode == "crash" or (mode == "crash-late" and played >= arg):
             sys.exit(3)
         if mode == "hang":
@@ -76,6 +79,8 @@ def main() -> None:
         stones[point] = 1
         played += 1
         say(f"{point[0]},{point[1]}")
+        if mode == "busy":
+            busy_until = time.monotonic() + arg / 1000
 
     block: list[str] | None = None
     block_name = ""
@@ -84,7 +89,7 @@ def main() -> None:
         if log_path:
             with open(log_path, "a", encoding="utf-8") as log:
                 log.write(line + "\n")
-        if not line:
+        if not line or time.monotonic() < busy_until:
             continue
         if block is not None:
             if line.upper() == "DONE":

@@ -58,6 +58,9 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 DEFAULT_TOLERANCE_MS = 1_000
 # START may load networks, books or compiled kernels: Piskvork does not count it.
 DEFAULT_START_TIMEOUT_MS = 60_000
+# A brain may still be finishing its move when the reply arrives, and some (Rapfi) drop
+# a command read meanwhile: nothing is sent to a brain until this long after its move.
+SETTLE_MS = 10
 
 
 class EngineError(RuntimeError):
@@ -190,6 +193,7 @@ class Engine:
         self._sent_info: dict[str, int] = {}
         self._restart_known = True
         self._dirty = False
+        self._moved_at = float("-inf")  # when its last move arrived (perf_counter)
         self._launch()
 
     # -- process ---------------------------------------------------------------
@@ -278,10 +282,17 @@ class Engine:
 
     # -- lines -------------------------------------------------------------------
 
+    def _settle(self) -> None:
+        """Wait until ``SETTLE_MS`` have passed since the brain's last move arrived."""
+        wait = self._moved_at + SETTLE_MS / 1000 - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+
     def _send(self, line: str) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise EngineTerminatedError(f"{self.name} is not running")
+        self._settle()
         self.transcript.append("> " + line)
         try:
             proc.stdin.write((line + "\r\n").encode())
@@ -446,6 +457,7 @@ class Engine:
         if time_left_ms is not None:
             self._info("time_left", time_left_ms, always=True)
         allowed = turn_ms if time_left_ms is None else max(0, min(turn_ms, time_left_ms))
+        self._settle()  # before the clock starts: the wait is not the brain's time
         started = time.perf_counter()
         deadline = started + (allowed + self.tolerance_ms) / 1000
         if how == "turn":
@@ -491,6 +503,7 @@ class Engine:
                 self._send(f"PLAY {move[0]},{move[1]}")
                 continue
             move = self._parse_move(text, command)
+            self._moved_at = stamp
             break
         reason = board.illegal_reason(move)
         if reason is not None:

@@ -389,23 +389,26 @@ def test_the_match_report_names_what_is_wrong(tmp_path: Path, args: list[str],
     assert empty.returncode == 2 and "not a directory of game records" in empty.stderr
 
 
-@pytest.mark.parametrize("settle_ms", [10, 0])
+@pytest.mark.parametrize(("settle_ms", "busy_ms"), [(None, 5), (0, 200)])
 def test_a_brain_still_finishing_its_move_gets_no_command_until_it_settles(
-        monkeypatch: pytest.MonkeyPatch, settle_ms: int) -> None:
-    """Two brains that answer at once and drop every line within 5 ms of their own
-    move (as Rapfi does while it finishes one): the client waits 10 ms after a move
-    before sending that brain anything, so no game is lost; without the wait, the
-    dropped commands cost games."""
-    monkeypatch.setattr(client_module, "SETTLE_MS", settle_ms)
-    config = MatchConfig((fake("busy", 5), fake("busy", 5)), games=2, width=9, height=9,
-                         time_ms=300, tolerance_ms=300, openings=default_opening_moves(9, 9),
-                         seed=1)
+        monkeypatch: pytest.MonkeyPatch, settle_ms: int | None, busy_ms: int) -> None:
+    """Two brains that answer at once and drop every line that comes within
+    ``busy_ms`` of their own move (as Rapfi does while it finishes one). The client
+    waits SETTLE_MS (10) after a move before sending that brain anything, so against
+    5 ms no game is lost; with no wait, against 200 ms, the dropped commands cost
+    games."""
+    if settle_ms is not None:
+        monkeypatch.setattr(client_module, "SETTLE_MS", settle_ms)
+    assert client_module.SETTLE_MS > busy_ms or settle_ms == 0  # the case the test means
+    config = MatchConfig((fake("busy", busy_ms), fake("busy", busy_ms)), games=2, width=9,
+                         height=9, time_ms=300, tolerance_ms=300,
+                         openings=default_opening_moves(9, 9), seed=1)
     report = run_match(config)
     lost = [r.reason for r in report.results if "lost on time" in r.reason]
-    if settle_ms:
+    if settle_ms is None:
         assert lost == [] and all("made five" in r.reason for r in report.results)
     else:
-        assert lost
+        assert len(lost) == 2
 
 
 def test_real_match_of_our_brain(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

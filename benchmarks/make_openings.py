@@ -229,8 +229,9 @@ class Judge:
         self.time_ms = time_ms
         self._engine = Engine(command)
 
-    def score(self, board: Board) -> str:
-        """``+123`` (for the side to move), ``mate N``, or ``?`` if the brain gives none."""
+    def score(self, board: Board) -> tuple[int | None, str]:
+        """The brain's score for the side to move (None for a mate or no score), and
+        how it reads: ``+123``, ``mate N`` or ``?``."""
         for attempt in (1, 2):
             try:
                 result = self._engine.play(board, Limit(time_ms=self.time_ms))
@@ -240,10 +241,12 @@ class Judge:
                 self._engine.quit()
                 self._engine = Engine(self.command)
                 if attempt == 2:
-                    return "?"
+                    return None, "?"
         if result.info.mate is not None:
-            return f"mate {result.info.mate}"
-        return f"{result.score:+d}" if result.score is not None else "?"
+            return None, f"mate {result.info.mate}"
+        if result.score is None:
+            return None, "?"
+        return result.score, f"{result.score:+d}"
 
     def quit(self) -> None:
         self._engine.quit()
@@ -308,9 +311,9 @@ def judged_even(candidate: Candidate, judge: Judge, rule: Rule, limit: int) -> b
     """Whether the judge scores the position within +-``limit`` (a mate never is)."""
     board = Board(SIZE, rule=rule)
     board.push_many(candidate.moves)
-    candidate.judged = judge.score(board)
+    score, candidate.judged = judge.score(board)
     print(f"  judge: {candidate.text} {candidate.judged}", file=sys.stderr, flush=True)
-    return candidate.judged.lstrip("+-").isdigit() and abs(int(candidate.judged)) <= limit
+    return score is not None and abs(score) <= limit
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -382,7 +385,7 @@ def verify(args: argparse.Namespace) -> int:
                     means.append(score)
             line = f"{text:<16} " + " ".join(f"{cell:>5}" for cell in row)
             if judge is not None:
-                line += f"  {judge.score(board)}"
+                line += f"  {judge.score(board)[1]}"
             print(line, flush=True)
     finally:
         if judge is not None:

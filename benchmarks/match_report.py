@@ -11,6 +11,13 @@ a point); the Elo difference with its 95% interval over the game pairs (games
 match`` computes it; with ``--sprt``, the log-likelihood ratio of that test. So
 runs of the same two engines with several seeds give one figure, by colour.
 
+With ``--paired BASE_DIR...`` the one directory given is compared game by game
+with runs of another version on the same openings (the same ``--seed``, so game
+N is the same opening with the same colours): the difference of the two
+versions' scores, with its 95% interval over the openings' pairs of games. The
+opening's share of the variance cancels: on 200-game screens against Rapfi the
+interval came out about a quarter narrower than that of two separate scores.
+
 A record only shows the board, so a game that did not end with five in a row or
 a full board (lost on time, by a crash or an illegal move) has no known winner:
 such games are counted apart and left out of the score, and their pairs with
@@ -89,16 +96,8 @@ class PooledResults(ColourTally):
         return stats
 
     def add_directory(self, directory: Path, rule: Rule) -> None:
-        numbered = sorted((int(m[1]), path) for path in directory.iterdir()
-                          if (m := RECORD_NAME.fullmatch(path.name)))
-        if not numbered:
-            raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it")
         first_of_pair: dict[int, float | None] = {}
-        for number, path in numbered:
-            try:
-                record = load(path, rule)
-            except RecordError as error:
-                raise ValueError(f"{path}: {error}") from None
+        for number, record in numbered_records(directory, rule):
             points = self.add_game(record)
             pair = pair_index(number)
             if pair not in first_of_pair:
@@ -144,11 +143,98 @@ class PooledResults(ColourTally):
         return lines
 
 
+def numbered_records(directory: Path, rule: Rule) -> list[tuple[int, GameRecord]]:
+    """The game records of a ``gridgames match --out`` directory, by game number."""
+    if not directory.is_dir():
+        raise ValueError(f"{directory}: not a directory of game records")
+    numbered = sorted((int(m[1]), path) for path in directory.iterdir()
+                      if (m := RECORD_NAME.fullmatch(path.name)))
+    if not numbered:
+        raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it")
+    records = []
+    for number, path in numbered:
+        try:
+            records.append((number, load(path, rule)))
+        except RecordError as error:
+            raise ValueError(f"{path}: {error}") from None
+    return records
+
+
+# Moves compared to tell that two runs played game N from the same opening.
+OPENING_CHECK = 3
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two versions' scores on the same openings, over the pairs both completed."""
+
+    pairs: int
+    score: float  # the version compared, over those pairs
+    base: float  # the base runs', averaged
+    half_width: float  # of the difference's 95% interval
+
+    @property
+    def difference(self) -> float:
+        return self.score - self.base
+
+    def line(self, base_engine: str, runs: int) -> str:
+        return (f"  paired with {runs} run{'s' if runs > 1 else ''} of {base_engine} on the "
+                f"same openings: {self.pairs} pairs, score {self.score:.3f} against "
+                f"{self.base:.3f}, difference {self.difference:+.3f} "
+                f"(95% interval {self.difference - self.half_width:+.3f} to "
+                f"{self.difference + self.half_width:+.3f})")
+
+
+def _points_by_game(directory: Path, engine: str, rule: Rule
+                    ) -> dict[int, tuple[float | None, tuple[object, ...]]]:
+    """``engine``'s points in each game of a directory, with what must match in
+    another run of the same openings: the engine's colour and the first moves."""
+    return {number: (points_of(record, engine),
+                     (record.black == engine, *record.moves[:OPENING_CHECK]))
+            for number, record in numbered_records(directory, rule)}
+
+
+def paired_difference(directory: Path, engine: str, bases: list[Path], base_engine: str,
+                      rule: Rule = Rule.FREESTYLE) -> PairedDifference:
+    """Compare ``engine``'s games in ``directory`` with ``base_engine``'s in each of
+    ``bases``, game N with game N: the mean difference of the pairs' scores (a pair's
+    base score averaged over the runs) and its 95% interval over the pairs."""
+    ours = _points_by_game(directory, engine, rule)
+    theirs = [_points_by_game(base, base_engine, rule) for base in bases]
+    differences, scores, base_scores = [], [], []
+    for pair in sorted({pair_index(number) for number in ours}):
+        numbers = (2 * pair + 1, 2 * pair + 2)
+        if not all(number in run for run in (ours, *theirs) for number in numbers):
+            continue
+        for run, base in zip(theirs, bases, strict=True):
+            for number in numbers:
+                if run[number][1] != ours[number][1]:
+                    raise ValueError(f"game {number} of {base} is not the same opening with "
+                                     f"the same colours as in {directory}: were both "
+                                     "played with the same --seed?")
+        points = [ours[n][0] for n in numbers]
+        base_points = [[run[n][0] for n in numbers] for run in theirs]
+        if None in points or any(None in p for p in base_points):
+            continue  # a game the board did not decide
+        score = sum(p for p in points if p is not None) / 2
+        base_score = sum(sum(p for p in run if p is not None) for run in base_points) / (
+            2 * len(theirs))
+        scores.append(score)
+        base_scores.append(base_score)
+        differences.append(score - base_score)
+    n = len(differences)
+    if n < 2:
+        raise ValueError(f"{directory} and {', '.join(map(str, bases))}: fewer than two "
+                         "complete pairs of games in common to compare")
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return PairedDifference(n, sum(scores) / n, sum(base_scores) / n,
+                            1.96 * (variance / n) ** 0.5)
+
+
 def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:
     results = PooledResults(engine)
     for directory in directories:
-        if not directory.is_dir():
-            raise ValueError(f"{directory}: not a directory of game records")
         results.add_directory(directory, rule)
     return results
 
@@ -163,13 +249,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="the rule the games were played under (not stored in .psq)")
     parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: print that test's llr too")
     parser.add_argument("--json", help="write the pooled counts to this file too")
+    parser.add_argument("--paired", nargs="+", type=Path, metavar="BASE_DIR",
+                        help="runs of another version on the same openings (the same "
+                             "--seed): compare the one directory given with them, game "
+                             "by game")
+    parser.add_argument("--paired-engine",
+                        help="that version's name in its records (default: --engine)")
     args = parser.parse_args(argv)
+    if args.paired and len(args.dirs) != 1:
+        parser.error("--paired compares one directory of records with the base runs; "
+                     f"{len(args.dirs)} were given")
+    base_engine = args.paired_engine or args.engine
     try:
         sprt = Sprt.parse(args.sprt) if args.sprt else None
         results = pool(args.dirs, args.engine, Rule(args.rule))
+        paired_diff = (paired_difference(args.dirs[0], args.engine, args.paired, base_engine,
+                                    Rule(args.rule)) if args.paired else None)
     except ValueError as error:
         parser.error(str(error))
     print("\n".join(results.lines(sprt)))
+    if paired_diff is not None:
+        print(paired_diff.line(base_engine, len(args.paired)))
     if args.json:
         games, paired = results.stats, results.paired
         data = {**asdict(results), "score": games.score,
@@ -178,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
                 "interval_over_pairs": paired.by_pairs}
         if sprt is not None:
             data["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "llr": sprt.llr(paired)}
+        if paired_diff is not None:
+            data["paired"] = {**asdict(paired_diff), "difference": paired_diff.difference,
+                              "base_engine": base_engine,
+                              "base_dirs": [str(d) for d in args.paired]}
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -372,6 +372,48 @@ def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
     assert "2 games, 0-0-2" in done.stdout and "(left out): 0" in done.stdout
 
 
+def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> None:
+    """--paired: the difference of two runs' scores on the same openings, pair by pair,
+    as the runs' own results give it; a run with other colours is refused by name."""
+    ours = EngineSpec.parse("level:1")
+    runs = {}
+    for name, engines in (("base", (fake("good"), fake("chatty"))),
+                          ("new", (ours, fake("chatty"))),
+                          ("swapped", (fake("chatty"), fake("good")))):
+        config = MatchConfig(engines, games=6, width=9, height=9, time_ms=500,
+                             openings=default_opening_moves(9, 9), concurrency=2, seed=1,
+                             out_dir=tmp_path / name)
+        runs[name] = {r.number: r.points for r in run_match(config).results}
+    pair_scores = {name: [(points[k] + points[k + 1]) / 2 for k in (1, 3, 5)]
+                   for name, points in runs.items()}
+    differences = [a - b for a, b in zip(pair_scores["new"], pair_scores["base"], strict=True)]
+    out = tmp_path / "paired.json"
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
+                           "--engine", ours.name, "--paired", str(tmp_path / "base"),
+                           "--paired-engine", "fake-good", "--json", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "paired with 1 run of fake-good on the same openings: 3 pairs" in done.stdout
+    paired = json.loads(out.read_text())["paired"]
+    mean = sum(differences) / 3
+    spread = (sum((d - mean) ** 2 for d in differences) / 2) ** 0.5
+    assert paired["pairs"] == 3 and paired["difference"] == pytest.approx(mean)
+    assert paired["score"] == pytest.approx(sum(pair_scores["new"]) / 3)
+    assert paired["base"] == pytest.approx(sum(pair_scores["base"]) / 3)
+    assert paired["half_width"] == pytest.approx(1.96 * spread / 3**0.5)
+    refused = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
+                              "--engine", ours.name, "--paired", str(tmp_path / "swapped"),
+                              "--paired-engine", "fake-good"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "is not the same opening with the same colours" in refused.stderr
+    two = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
+                          str(tmp_path / "base"), "--engine", ours.name,
+                          "--paired", str(tmp_path / "base")],
+                         capture_output=True, text=True, timeout=60)
+    assert two.returncode == 2 and "--paired compares one directory" in two.stderr
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--engine", "nobody"], "'nobody' played neither side of a game"),
     (["--engine", "fake-good", "--sprt", "5"], "--sprt expects"),

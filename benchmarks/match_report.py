@@ -213,12 +213,11 @@ def paired_difference(directory: Path, engine: str, bases: list[Path], base_engi
                                      f"the same colours as in {directory}: were both "
                                      "played with the same --seed?")
         points = [ours[n][0] for n in numbers]
-        base_points = [[run[n][0] for n in numbers] for run in theirs]
-        if None in points or any(None in p for p in base_points):
+        base_points = [run[n][0] for run in theirs for n in numbers]
+        if None in points or None in base_points:
             continue  # a game the board did not decide
-        score = sum(p for p in points if p is not None) / 2
-        base_score = sum(sum(p for p in run if p is not None) for run in base_points) / (
-            2 * len(theirs))
+        score = sum(p or 0.0 for p in points) / 2
+        base_score = sum(p or 0.0 for p in base_points) / len(base_points)
         scores.append(score)
         base_scores.append(base_score)
         differences.append(score - base_score)
@@ -263,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sprt = Sprt.parse(args.sprt) if args.sprt else None
         results = pool(args.dirs, args.engine, Rule(args.rule))
-        paired_diff = (paired_difference(args.dirs[0], args.engine, args.paired, base_engine,
-                                    Rule(args.rule)) if args.paired else None)
+        paired_diff = None
+        if args.paired:
+            paired_diff = paired_difference(args.dirs[0], args.engine, args.paired,
+                                            base_engine, Rule(args.rule))
     except ValueError as error:
         parser.error(str(error))
     print("\n".join(results.lines(sprt)))

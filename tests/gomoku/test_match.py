@@ -374,7 +374,7 @@ def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
 
 def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> None:
     """--paired: the difference of two runs' scores on the same openings, pair by pair,
-    as the runs' own results give it; a run with other colours is refused by name."""
+    as the runs' own results give it; a run with other colours is refused by game number."""
     ours = EngineSpec.parse("level:1")
     runs = {}
     for name, engines in (("base", (fake("good"), fake("chatty"))),

@@ -202,9 +202,11 @@ def paired_difference(directory: Path, engine: str, bases: list[Path], base_engi
     ours = _points_by_game(directory, engine, rule)
     theirs = [_points_by_game(base, base_engine, rule) for base in bases]
     differences, scores, base_scores = [], [], []
-    for pair in sorted({pair_index(number) for number in ours}):
-        numbers = (2 * pair + 1, 2 * pair + 2)
-        if not all(number in run for run in (ours, *theirs) for number in numbers):
+    pairs: dict[int, list[int]] = {}
+    for number in ours:
+        pairs.setdefault(pair_index(number), []).append(number)
+    for numbers in pairs.values():
+        if len(numbers) != 2 or not all(n in run for run in theirs for n in numbers):
             continue
         for run, base in zip(theirs, bases, strict=True):
             for number in numbers:

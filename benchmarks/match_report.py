@@ -31,7 +31,9 @@ import json
 import re
 import sys
 from dataclasses import asdict, dataclass, field
+from math import sqrt
 from pathlib import Path
+from statistics import fmean, stdev
 
 from gridgames.gomoku.match import PAIR_POINTS, MatchStats, Sprt, pair_index
 from gridgames.gomoku.records import GameRecord, RecordError, load
@@ -227,10 +229,8 @@ def paired_difference(directory: Path, engine: str, bases: list[Path], base_engi
     if n < 2:
         raise ValueError(f"{directory} and {', '.join(map(str, bases))}: fewer than two "
                          "complete pairs of games in common to compare")
-    mean = sum(differences) / n
-    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    return PairedDifference(n, sum(scores) / n, sum(base_scores) / n,
-                            1.96 * (variance / n) ** 0.5)
+    return PairedDifference(n, fmean(scores), fmean(base_scores),
+                            1.96 * stdev(differences) / sqrt(n))
 
 
 def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:

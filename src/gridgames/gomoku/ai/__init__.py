@@ -29,6 +29,7 @@ from gridgames.gomoku.ai.engine import (
 )
 from gridgames.gomoku.ai.levels import LEVELS, MAX_LEVEL, Level, get_level
 from gridgames.gomoku.ai.limits import Limit, SearchInfo, SearchResult
+from gridgames.gomoku.ai.params import SearchParams, default_params
 
 __all__ = [
     "GREEDY_GROUPS",
@@ -39,8 +40,10 @@ __all__ = [
     "Limit",
     "SearchInfo",
     "SearchMemory",
+    "SearchParams",
     "SearchResult",
     "analyse",
+    "default_params",
     "get_level",
     "is_ready",
     "playing_threads",

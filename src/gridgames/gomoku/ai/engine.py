@@ -21,6 +21,7 @@ from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
+from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4, line_table
 from gridgames.gomoku.ai.timing import TimeControl
 from gridgames.gomoku.rules import forbidden_kind
@@ -135,7 +136,8 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
           on_info: InfoCallback | None = None, seed: int | None = None,
           memory: SearchMemory | None = None, threads: int = 1,
-          clock: TimeControl | None = None) -> SearchResult:
+          clock: TimeControl | None = None, params: SearchParams | None = None
+          ) -> SearchResult:
     """Choose a move for the side to move on ``board`` within ``limit``.
 
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
@@ -145,6 +147,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     searches bounded by time alone (the others stay reproducible).
     ``clock`` spends a match clock (see :mod:`.timing`): it replaces ``limit.time_ms``,
     and the search stops between its soft budget and its hard cap as the position asks.
+    ``params`` replaces the rule's search margins (see :mod:`.params`).
     """
     _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
@@ -156,7 +159,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
         return _result(centre, 0, None, 0, (centre,), 0, started)
     if limit.is_greedy:
         return _greedy(board, seed, started)
-    return _search(board, limit, stop, on_info, 1, started, memory, threads, clock)[0]
+    return _search(board, limit, stop, on_info, 1, started, memory, threads, clock, params)[0]
 
 
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
@@ -289,9 +292,11 @@ def _mate_moves(score: int) -> int | None:
     return None
 
 
-def load_position(board: Board, tt: np.ndarray | None = None) -> P.Position:
-    """The engine board of ``board``'s position (``tt``: a table to search with)."""
-    pos = P.new_position(board.width, board.height, board.rule.code, tt)
+def load_position(board: Board, tt: np.ndarray | None = None,
+                  params: SearchParams | None = None) -> P.Position:
+    """The engine board of ``board``'s position (``tt``: a table to search with;
+    ``params``: the search's margins, the rule's own by default)."""
+    pos = P.new_position(board.width, board.height, board.rule.code, tt, params)
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
     return pos
@@ -352,7 +357,8 @@ class Helpers:
     """
 
     def __init__(self, board: Board, pos: P.Position, count: int) -> None:
-        self.positions = [load_position(board, pos.tt) for _ in range(count)]
+        params = SearchParams(*pos.info[P.I_PARAMS:].tolist())
+        self.positions = [load_position(board, pos.tt, params) for _ in range(count)]
         # (depth, move, score, pv) of each helper's deepest finished iteration
         self.finished: list[tuple[int, int, int, tuple[Point, ...]] | None] = [None] * count
         self._threads = []
@@ -392,14 +398,16 @@ class Helpers:
 
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
             multipv: int, started: float, memory: SearchMemory | None, threads: int,
-            clock: TimeControl | None = None) -> list[SearchResult]:
+            clock: TimeControl | None = None, params: SearchParams | None = None
+            ) -> list[SearchResult]:
     if clock is not None:
         # the root threat stage takes its usual share of the soft budget
         limit = replace(limit, time_ms=max(clock.soft_ms, 1))
     if limit.time_ms is None and limit.nodes is None and limit.depth is None:
         limit = Limit(time_ms=DEFAULT_TIME_MS)
     reproducible = limit.nodes is not None or limit.depth is not None
-    pos = load_position(board, None if memory is None or reproducible else memory.table(board))
+    pos = load_position(board, None if memory is None or reproducible else memory.table(board),
+                        params)
     info = pos.info
     if limit.nodes is not None:
         info[P.I_NODE_LIMIT] = max(limit.nodes, 1)

@@ -34,6 +34,7 @@ from gridgames.gomoku.ai.patterns import (
     eval_weights,
     line_table,
 )
+from gridgames.gomoku.ai.params import SearchParams, default_params
 from gridgames.gomoku.rules import (
     CARO_CODE,
     CARO_EXACT_CODE,
@@ -74,7 +75,8 @@ I_AGE = 33  # stones on the board at the search's root: dates transposition entr
 I_UNDO = 34  # records in Position.undo
 I_REACH = 35  # how far a stone changes shapes: 4 in freestyle, 5 where fives are exact
 I_ENTRIES = 36  # seven slots: the addresses of the search's entry points (see .calls)
-N_INFO = 43
+I_PARAMS = 43  # the search's margins and counts, in SearchParams order (see .params)
+N_INFO = I_PARAMS + len(SearchParams._fields)
 
 # Columns of Position.stack: the move, the bounding box before it, where its undo
 # records start, then the class counts and evaluation sums before it.
@@ -162,11 +164,12 @@ def new_table(tt_bits: int = TT_BITS, *, shared: bool = False) -> np.ndarray:
     return np.frombuffer(memory, dtype=np.int64).reshape(shape)
 
 
-def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None = None
-                 ) -> Position:
+def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None = None,
+                 params: SearchParams | None = None) -> Position:
     """An empty engine board (stones are then added with :func:`make`).
 
-    ``tt`` is a table kept from earlier searches on boards of this size and rule.
+    ``tt`` is a table kept from earlier searches on boards of this size and rule;
+    ``params`` the search's margins, the rule's own by default.
     """
     stride = width + 2 * PAD
     n = stride * (height + 2 * PAD)
@@ -216,6 +219,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     # away changes no shape (checked for every line key by the tests)
     info[I_REACH] = 4 if rule_code == FREESTYLE_CODE else 5
     info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
+    info[I_PARAMS:] = default_params(rule_code) if params is None else params
     init_position(pos)
     return pos
 

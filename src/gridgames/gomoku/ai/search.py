@@ -42,6 +42,7 @@ from gridgames.gomoku.ai.position import (
     I_NODES,
     I_NULL,
     I_OFFSETS,
+    I_PARAMS,
     I_ROOT_BEST,
     I_ROOT_BEST_SCORE,
     I_ROOT_COUNT,
@@ -71,6 +72,7 @@ from gridgames.gomoku.ai.position import (
     may_be_forbidden,
     unmake,
 )
+from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.rules import FREESTYLE_CODE, RENJU_CODE
 
 MATE = 30000
@@ -79,7 +81,6 @@ INF = 32000
 EXACT, LOWER, UPPER = 1, 2, 3
 QUIESCENCE_VCF_DEPTH = 8
 QUIESCENCE_VCF_NODES = 400
-FUTILITY_MARGIN = 120
 NULL_MOVE_KEY = 0x5851F42D4C957F2D  # hashed in while the side to move passes
 SEARCHED = -(1 << 30)  # score_buf mark of a move already searched at its ply
 # History rows of Position.history: quiet moves per colour, attacking moves per
@@ -96,6 +97,9 @@ _VCT_SALT = 0x7F4A7C159E3779B9
 # depth and move number: both from tables, not computed at every node.
 _MOVE_COUNT = np.array([3 + int(d**1.32) for d in range(MAX_PLY + 1)], dtype=np.int64)
 _LOG = np.log(np.maximum(np.arange(64 * 64 + 1), 1))
+# Slots of Position.info holding the search's margins (see .params).
+(_FUTILITY_MARGIN, _LMR_BASE, _LMR_SCALE, _DEEPER_MARGIN, _DEEPER_PER_PLY, _HISTORY_CUT,
+ _MOVE_COUNT_SCALE, _OWN_WEIGHT) = range(I_PARAMS, I_PARAMS + len(SearchParams._fields))
 
 
 @inlined
@@ -668,13 +672,12 @@ def _order(pos, ply, n, tt_move):
 
     TT move, then threats made and stopped, then killers and history. A threat is
     worth what the evaluation gives its cell, our own twice the opponent's in
-    freestyle and three times under the other rules (twice measured worse under
-    standard and renju).
+    freestyle and three times under the other rules (see .params).
     """
     me = pos.info[I_SIDE] - 1
-    own_weight = 2 if pos.info[I_RULE] == FREESTYLE_CODE else 3
+    own_weight = pos.info[_OWN_WEIGHT]  # hundredths of the opponent's
     # into the range where history and killers still tell moves apart
-    shrink = 5 * (own_weight + 1)
+    shrink = 5 * (own_weight + 100)
     moves = pos.move_buf[ply]
     scores = pos.score_buf[ply]
     k0 = pos.killers[ply, 0]
@@ -686,7 +689,7 @@ def _order(pos, ply, n, tt_move):
         else:
             s = (
                 pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * own_weight
-                + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]]
+                + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]] * 100
             ) // shrink
             if _makes_three(pos, me, m):
                 s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8
@@ -826,16 +829,17 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
     worse, under caro it was not tried)."""
     reduction = 0
     if depth >= 2 and searched >= 2:
-        reduction = int(0.6 + _LOG[depth] * _LOG[searched])
+        reduction = int((pos.info[_LMR_BASE] + pos.info[_LMR_SCALE] * _LOG[depth]
+                         * _LOG[searched]) / 100)
         if pv_node and reduction > 0:
             reduction -= 1
         elif (not pv_node and not improving and reduction > 1
               and pos.info[I_RULE] != RENJU_CODE):
             reduction += 1  # as Rapfi; under renju it measured worse
         history = pos.history[HISTORY_QUIET + me - 1, move]
-        if history > HISTORY_RANGE // 4:
+        if history > pos.info[_HISTORY_CUT]:
             reduction -= 1
-        elif history < -HISTORY_RANGE // 4:
+        elif history < -pos.info[_HISTORY_CUT]:
             reduction += 1
         reduction = max(reduction, 0)
         if not quiet and reduction > 0:
@@ -934,7 +938,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         improving = ply < 2 or static > pos.statics[ply - 2]
         if not pv_node and -MATE_BOUND < beta < MATE_BOUND and _no_winning_shape(pos, opp):
             # the opponent has no threat that a tempo would turn into a win
-            if depth <= 6 and static - FUTILITY_MARGIN * (depth - int(improving)) >= beta:
+            if depth <= 6 and static - info[_FUTILITY_MARGIN] * (depth - int(improving)) >= beta:
                 # reverse futility: far above beta near the leaves, a margin of a
                 # depth less where the static value has risen
                 return static
@@ -975,7 +979,8 @@ def _negamax_body(at, alpha, beta, depth, ply):
     # Move-count pruning: once a move that does not lose is in hand, moves past a
     # count that grows with depth are skipped; half as many where our static value
     # has not risen since our previous move.
-    move_count_limit = _MOVE_COUNT[max(depth, 0)] // (2 - int(improving))
+    move_count_limit = (_MOVE_COUNT[max(depth, 0)] * info[_MOVE_COUNT_SCALE] // 100
+                        // (2 - int(improving)))
     original_alpha = alpha
     best = -INF
     best_move = np.int64(-1)
@@ -1011,7 +1016,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
             # moves searched at depths 1 to 5) and by static margin
             if depth <= 5 and searched >= (3 + depth * depth) // 2 + 1:
                 continue
-            if depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha:
+            if depth <= 2 and static + info[_FUTILITY_MARGIN] * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
         pos.made[ply] = made
@@ -1029,7 +1034,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 # a ply deeper where the reduced search beat alpha by far, a ply
                 # shallower where it barely beat the best so far (as Rapfi)
                 reduced_depth = new_depth - reduction
-                if score > alpha + 34 + 11 * reduction:
+                if score > alpha + info[_DEEPER_MARGIN] + info[_DEEPER_PER_PLY] * reduction:
                     new_depth += 1
                 elif score < best + new_depth:
                     new_depth -= 1

@@ -1,0 +1,33 @@
+"""The search's margins and counts, as values a position carries.
+
+The kernels read them from the position (``Position.info``) rather than from
+constants, so that versions of the search differing only in them can play each
+other in one process: ``benchmarks/tune_search.py`` tunes them that way (SPSA).
+All are integers; those that scale something are in hundredths.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gridgames.gomoku.rules import FREESTYLE_CODE
+
+
+class SearchParams(NamedTuple):
+    futility_margin: int = 120  # centi-stones a ply: reverse futility and futility pruning
+    lmr_base: int = 60  # late-move reduction: (base + scale * ln depth * ln moves) / 100 plies
+    lmr_scale: int = 100
+    deeper_margin: int = 34  # a reduced move beating alpha by margin + per_ply * reduction
+    deeper_per_ply: int = 11  # ... is searched a ply deeper
+    history_cut: int = 4096  # quiet history past +-this: a ply less / more of reduction
+    move_count_scale: int = 100  # move-count pruning: of 3 + depth^1.32 moves
+    own_weight: int = 300  # ordering: our own shapes' weight, the opponent's being 100
+
+
+def default_params(rule_code: int) -> SearchParams:
+    """The values a rule plays with: our own shapes weigh twice the opponent's in the
+    move ordering in freestyle, three times under the other rules (twice measured
+    worse under standard and renju)."""
+    if rule_code == FREESTYLE_CODE:
+        return SearchParams(own_weight=200)
+    return SearchParams()

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import from_dtype, njit, types
 
+from gridgames.gomoku.ai.params import SearchParams, default_params
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
     COMBO_SUSPECT,
@@ -34,7 +35,6 @@ from gridgames.gomoku.ai.patterns import (
     eval_weights,
     line_table,
 )
-from gridgames.gomoku.ai.params import SearchParams, default_params
 from gridgames.gomoku.rules import (
     CARO_CODE,
     CARO_EXACT_CODE,

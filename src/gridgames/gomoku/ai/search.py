@@ -11,6 +11,7 @@ import numpy as np
 from numba import types
 
 from gridgames.gomoku.ai.calls import address_of, call_at, entry_address
+from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.ai.patterns import (
     B3,
     B4,
@@ -72,7 +73,6 @@ from gridgames.gomoku.ai.position import (
     may_be_forbidden,
     unmake,
 )
-from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.rules import FREESTYLE_CODE, RENJU_CODE
 
 MATE = 30000

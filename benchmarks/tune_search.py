@@ -1,0 +1,174 @@
+"""Tune the search's margins (``gridgames.gomoku.ai.params``) by SPSA over self-play.
+
+    python benchmarks/tune_search.py --pairs 1500 --nodes 20000 --log tune.jsonl
+    python benchmarks/tune_search.py --rule renju --only futility_margin,lmr_base
+
+Simultaneous perturbation stochastic approximation as engine tuners run it
+(Spall; the form of Stockfish's fishtest): each step draws a random sign for
+every tuned value, plays a pair of games from one opening (each side black once)
+between the values moved up by ``c_k`` times their signs and moved down by it,
+and moves each value by ``a_k / c_k`` times the pair's result (the first side's
+points minus the second's, -2 to 2) times its sign. ``c_k`` and ``a_k`` shrink
+with the step number k as Spall's gains do (exponents 0.101 and 0.602, A a tenth
+of the steps), so that at the last step ``c_k`` is each value's ``c`` below and
+``a_k / c_k**2`` is ``--rate``. Games are at a fixed node count a move, so a run
+does not depend on the machine's load; ``--workers`` pairs are played at once,
+and their results applied together.
+
+Every step is written to ``--log`` (JSON lines: step, the values, the pair's
+result), and every ``--report`` steps the values are printed rounded, as
+``SearchParams(...)`` to paste into ``params.py``. Values that look better here
+still have to be screened against the engine as it is (``gridgames match
+--sprt``) and against Rapfi before they are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from typing import NamedTuple
+
+import numpy as np
+
+from fit_eval import opening_board  # beside this script
+from gridgames.gomoku import Color, Rule
+from gridgames.gomoku.ai import Limit, SearchParams, default_params, think, warm_up
+from gridgames.gomoku.gomocup.openings import default_openings
+
+ALPHA = 0.602
+GAMMA = 0.101
+
+
+class Tuned(NamedTuple):
+    lowest: int
+    highest: int
+    c: float  # the perturbation at the last step
+
+
+# Each value's range and perturbation: wide enough that a pair of games can tell
+# the two sides apart, within what the search still makes sense with.
+TUNED = {
+    "futility_margin": Tuned(40, 300, 20),
+    "lmr_base": Tuned(-50, 200, 20),
+    "lmr_scale": Tuned(50, 200, 12),
+    "deeper_margin": Tuned(0, 150, 10),
+    "deeper_per_ply": Tuned(0, 40, 4),
+    "history_cut": Tuned(500, 16000, 800),
+    "move_count_scale": Tuned(50, 250, 15),
+    "own_weight": Tuned(100, 500, 25),
+}
+
+
+Task = tuple[str, dict[str, int], dict[str, int], int, int]  # rule, plus, minus, nodes, seed
+
+
+def play_pair(task: Task) -> float:
+    """Points of ``plus`` minus those of ``minus`` over two games from one opening."""
+    rule_name, plus, minus, nodes, seed = task
+    rule = Rule[rule_name]
+    rng = random.Random(seed)
+    start = opening_board(rng, default_openings(rule), rule)
+    base = default_params(rule.code)
+    sides = (base._replace(**plus), base._replace(**minus))
+    total = 0.0
+    for first in range(2):
+        board = start.copy()
+        while board.outcome() is None and board.legal_moves:
+            mover = (board.to_move == Color.BLACK) == (first == 0)
+            params = sides[0] if mover else sides[1]
+            board.push(think(board, Limit(nodes=nodes), params=params).move)
+        outcome = board.outcome()
+        if outcome is not None and outcome.winner is not None:
+            plus_black = first == 0
+            total += 1.0 if (outcome.winner == Color.BLACK) == plus_black else -1.0
+    return total
+
+
+def _worker_init() -> None:
+    warm_up()
+
+
+def rounded(theta: dict[str, float]) -> dict[str, int]:
+    return {name: round(value) for name, value in theta.items()}
+
+
+def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rate: float,
+         seed: int, log: str | None, report: int) -> dict[str, int]:
+    base = default_params(rule.code)
+    theta = {name: float(getattr(base, name)) for name in names}
+    rng = np.random.default_rng(seed)
+    big_a = 0.1 * pairs
+    c0 = {name: TUNED[name].c * pairs**GAMMA for name in names}
+    a0 = {name: rate * TUNED[name].c**2 * (big_a + pairs) ** ALPHA for name in names}
+    started = time.monotonic()
+    uneven = 0  # pairs one side won more of
+    with (open(log, "a", encoding="utf-8") if log else nullcontext()) as out, \
+            ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
+        step = 0
+        while step < pairs:
+            batch: list[tuple[int, np.ndarray, dict[str, float], Task]] = []
+            for _ in range(min(workers, pairs - step)):
+                k = step + len(batch) + 1
+                signs = rng.choice((-1, 1), size=len(names))
+                ck = {n: c0[n] / k**GAMMA for n in names}
+                plus: dict[str, int] = {}
+                minus: dict[str, int] = {}
+                for sign, n in zip(signs, names, strict=True):
+                    low, high = TUNED[n].lowest, TUNED[n].highest
+                    plus[n] = round(min(max(theta[n] + ck[n] * sign, low), high))
+                    minus[n] = round(min(max(theta[n] - ck[n] * sign, low), high))
+                task = (rule.name, plus, minus, nodes, int(rng.integers(1 << 31)))
+                batch.append((k, signs, ck, task))
+            results = list(pool.map(play_pair, [b[3] for b in batch]))
+            for (k, signs, ck, task), result in zip(batch, results, strict=True):
+                for sign, n in zip(signs, names, strict=True):
+                    ak = a0[n] / (big_a + k) ** ALPHA
+                    theta[n] += ak / ck[n] * result * sign
+                    theta[n] = min(max(theta[n], TUNED[n].lowest), TUNED[n].highest)
+                uneven += result != 0
+                if out is not None:
+                    out.write(json.dumps({"step": k, "result": result, "plus": task[1],
+                                          "minus": task[2], "theta": theta}) + "\n")
+            if out is not None:
+                out.flush()
+            step += len(batch)
+            if step % report < workers or step == pairs:
+                minutes = (time.monotonic() - started) / 60
+                print(f"step {step}/{pairs} ({minutes:.1f} min, {uneven} pairs not split): "
+                      f"{rounded(theta)}", flush=True)
+    return rounded(theta)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rule", default="freestyle", choices=[r.name.lower() for r in Rule])
+    parser.add_argument("--only", help="comma-separated values to tune (default: all)")
+    parser.add_argument("--pairs", type=int, default=1000, help="SPSA steps, a pair each")
+    parser.add_argument("--nodes", type=int, default=20000, help="nodes a move")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rate", type=float, default=0.01,
+                        help="a_k / c_k**2 at the last step (fishtest uses 0.002 over "
+                             "tens of thousands of games)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", help="JSON lines of every step")
+    parser.add_argument("--report", type=int, default=50, help="print the values every N steps")
+    args = parser.parse_args()
+    names = list(TUNED) if not args.only else [n.strip() for n in args.only.split(",")]
+    unknown = [n for n in names if n not in TUNED]
+    if unknown:
+        sys.exit(f"unknown values {unknown}; choose from {', '.join(TUNED)}")
+    if args.pairs < 1 or args.nodes < 1 or args.workers < 1 or args.report < 1:
+        sys.exit("--pairs, --nodes, --workers and --report must be 1 or more")
+    rule = Rule[args.rule.upper()]
+    final = tune(rule, names, args.pairs, args.nodes, args.workers, args.rate, args.seed,
+                 args.log, args.report)
+    print(SearchParams(**{**default_params(rule.code)._asdict(), **final}))
+
+
+if __name__ == "__main__":
+    main()

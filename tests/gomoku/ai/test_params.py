@@ -1,0 +1,78 @@
+"""The search's margins carried by the position, and the SPSA run that tunes them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ai_helpers import BENCHMARKS
+from test_think import middle_game
+
+from gridgames.gomoku import Rule
+from gridgames.gomoku.ai import Limit, SearchParams, default_params, think
+from gridgames.gomoku.ai import position as P
+from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.engine import Helpers, load_position
+
+
+def test_each_rule_starts_from_its_own_margins() -> None:
+    assert default_params(Rule.FREESTYLE.code).own_weight == 200
+    for rule in (Rule.STANDARD, Rule.RENJU, Rule.CARO):
+        assert default_params(rule.code) == SearchParams()
+    pos = load_position(middle_game(Rule.RENJU))
+    assert SearchParams(*pos.info[P.I_PARAMS:].tolist()) == SearchParams()
+
+
+def test_the_search_reads_its_margins_from_the_position() -> None:
+    board = middle_game()
+    plain = think(board, Limit(depth=7))
+    same = think(board, Limit(depth=7), params=default_params(Rule.FREESTYLE.code))
+    assert (same.move, same.nodes, same.score) == (plain.move, plain.nodes, plain.score)
+    for changed in ({"futility_margin": 40}, {"lmr_scale": 200}, {"own_weight": 100},
+                    {"move_count_scale": 50}):
+        other = think(board, Limit(depth=7),
+                      params=default_params(Rule.FREESTYLE.code)._replace(**changed))
+        assert other.nodes != plain.nodes, changed
+
+
+def test_helper_searches_play_with_the_main_search_margins() -> None:
+    board = middle_game()
+    params = SearchParams(futility_margin=77, lmr_base=10, history_cut=999)
+    pos = load_position(board, params=params)
+    assert S.prepare_root(pos) > 0
+    helpers = Helpers(board, pos, 2)
+    helpers.stop()
+    for helper in helpers.positions:
+        assert SearchParams(*helper.info[P.I_PARAMS:].tolist()) == params
+
+
+def _tune(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCHMARKS / "tune_search.py"), *args],
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_short_tuning_run_logs_every_step_and_prints_the_values(tmp_path: Path) -> None:
+    log = tmp_path / "steps.jsonl"
+    done = _tune("--pairs", "3", "--nodes", "300", "--workers", "1", "--report", "1",
+                 "--only", "futility_margin,own_weight", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    steps = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [s["step"] for s in steps] == [1, 2, 3]
+    for s in steps:
+        assert s["result"] in (-2, -1, 0, 1, 2)
+        assert set(s["theta"]) == {"futility_margin", "own_weight"}
+        # the two sides of a step differ in every value tuned
+        for name, value in s["plus"].items():
+            assert value != s["minus"][name]
+    assert "step 3/3" in done.stdout
+    assert "SearchParams(futility_margin=" in done.stdout.splitlines()[-1]
+
+
+def test_an_unknown_value_to_tune_is_refused_with_the_known_ones() -> None:
+    done = _tune("--only", "futility_margin,razor_depth")
+    assert done.returncode != 0
+    assert "unknown values ['razor_depth']" in done.stderr
+    assert "lmr_base" in done.stderr
+    assert "Traceback" not in done.stderr

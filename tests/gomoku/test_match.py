@@ -393,7 +393,7 @@ def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> 
                            "--paired-engine", "fake-good", "--json", str(out)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "paired with 1 run of fake-good on the same openings: 3 pairs" in done.stdout
+    assert "1 run paired with 1 run of fake-good on the same openings: 3 pairs" in done.stdout
     paired = json.loads(out.read_text())["paired"]
     mean = sum(differences) / 3
     spread = (sum((d - mean) ** 2 for d in differences) / 2) ** 0.5
@@ -407,11 +407,19 @@ def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> 
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2
     assert "is not the same opening with the same colours" in refused.stderr
-    two = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
-                          str(tmp_path / "base"), "--engine", ours.name,
-                          "--paired", str(tmp_path / "base")],
-                         capture_output=True, text=True, timeout=60)
-    assert two.returncode == 2 and "--paired compares one directory" in two.stderr
+    # several runs of each side, each pair's score averaged over its side's runs: a
+    # run given twice on both sides changes nothing
+    twice = tmp_path / "twice.json"
+    both = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
+                           str(tmp_path / "new"), "--engine", ours.name,
+                           "--paired", str(tmp_path / "base"), str(tmp_path / "base"),
+                           "--paired-engine", "fake-good", "--json", str(twice)],
+                          capture_output=True, text=True, timeout=60)
+    assert both.returncode == 0, both.stderr
+    assert "2 runs paired with 2 runs of fake-good" in both.stdout
+    again = json.loads(twice.read_text())["paired"]
+    for key in ("pairs", "score", "base", "half_width"):
+        assert again[key] == pytest.approx(paired[key])
 
 
 @pytest.mark.parametrize(("args", "message"), [

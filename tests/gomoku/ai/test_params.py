@@ -15,10 +15,11 @@ from gridgames.gomoku.ai import Limit, SearchParams, default_params, think
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.engine import Helpers, load_position
+from gridgames.gomoku.ai.params import FREESTYLE_PARAMS
 
 
 def test_each_rule_starts_from_its_own_margins() -> None:
-    assert default_params(Rule.FREESTYLE.code).own_weight == 200
+    assert default_params(Rule.FREESTYLE.code) == FREESTYLE_PARAMS != SearchParams()
     for rule in (Rule.STANDARD, Rule.RENJU, Rule.CARO):
         assert default_params(rule.code) == SearchParams()
     pos = load_position(middle_game(Rule.RENJU))

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from ai_helpers import BENCHMARKS
 from test_think import middle_game
 
@@ -77,3 +78,14 @@ def test_an_unknown_value_to_tune_is_refused_with_the_known_ones() -> None:
     assert "unknown values ['razor_depth']" in done.stderr
     assert "lmr_base" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("changed", "message"), [
+    ({"own_weight": 0}, "own_weight must be a whole number of at least 1, got 0"),
+    ({"futility_margin": -5}, "futility_margin must be a whole number of at least 0"),
+    ({"lmr_scale": 1.5}, "lmr_scale must be a whole number of at least 0, got 1.5"),
+])
+def test_margins_the_search_cannot_use_are_refused_by_name(changed: dict, message: str
+                                                            ) -> None:
+    with pytest.raises(ValueError, match=message):
+        think(middle_game(), Limit(depth=2), params=SearchParams()._replace(**changed))

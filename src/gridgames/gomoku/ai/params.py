@@ -32,6 +32,19 @@ FREESTYLE_PARAMS = SearchParams(futility_margin=82, lmr_base=92, lmr_scale=99,
                                 move_count_scale=119, own_weight=225)
 
 
+def checked(params: SearchParams) -> SearchParams:
+    """``params`` if every value is a whole number the search can use, else a
+    ValueError that names the first one that is not."""
+    for name, value in params._asdict().items():
+        lowest = 1 if name in ("own_weight", "move_count_scale") else 0
+        if name == "lmr_base":
+            lowest = -1000
+        if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
+            raise ValueError(f"search parameter {name} must be a whole number of at least "
+                             f"{lowest}, got {value!r}")
+    return params
+
+
 def default_params(rule_code: int) -> SearchParams:
     """The values a rule plays with: freestyle's tuned ones, or the values above
     under the other rules, where our own shapes weigh three times the opponent's in

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import from_dtype, njit, types
 
-from gridgames.gomoku.ai.params import SearchParams, default_params
+from gridgames.gomoku.ai.params import SearchParams, checked, default_params
 from gridgames.gomoku.ai.patterns import (
     COMBO_CLASS,
     COMBO_SUSPECT,
@@ -169,7 +169,8 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     """An empty engine board (stones are then added with :func:`make`).
 
     ``tt`` is a table kept from earlier searches on boards of this size and rule;
-    ``params`` the search's margins, the rule's own by default.
+    ``params`` the search's margins, the rule's own by default (ValueError if one
+    is not a usable whole number).
     """
     stride = width + 2 * PAD
     n = stride * (height + 2 * PAD)
@@ -219,7 +220,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     # away changes no shape (checked for every line key by the tests)
     info[I_REACH] = 4 if rule_code == FREESTYLE_CODE else 5
     info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
-    info[I_PARAMS:] = default_params(rule_code) if params is None else params
+    info[I_PARAMS:] = default_params(rule_code) if params is None else checked(params)
     init_position(pos)
     return pos
 

@@ -671,8 +671,8 @@ def _order(pos, ply, n, tt_move):
     """Score ``move_buf[ply][:n]`` for ordering; :func:`_pick` then takes them best first.
 
     TT move, then threats made and stopped, then killers and history. A threat is
-    worth what the evaluation gives its cell, our own twice the opponent's in
-    freestyle and three times under the other rules (see .params).
+    worth what the evaluation gives its cell, our own weighed ``own_weight``
+    hundredths of the opponent's (see .params).
     """
     me = pos.info[I_SIDE] - 1
     own_weight = pos.info[_OWN_WEIGHT]  # hundredths of the opponent's

@@ -67,6 +67,10 @@ TUNED = {
 Task = tuple[str, dict[str, int], dict[str, int], int, int]  # rule, plus, minus, nodes, seed
 
 
+def _within(name: str, value: float) -> float:
+    return min(max(value, TUNED[name].lowest), TUNED[name].highest)
+
+
 def play_pair(task: Task) -> float:
     """Points of ``plus`` minus those of ``minus`` over two games from one opening."""
     rule_name, plus, minus, nodes, seed = task
@@ -119,17 +123,15 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                 plus: dict[str, int] = {}
                 minus: dict[str, int] = {}
                 for sign, n in zip(signs, names, strict=True):
-                    low, high = TUNED[n].lowest, TUNED[n].highest
-                    plus[n] = round(min(max(theta[n] + ck[n] * sign, low), high))
-                    minus[n] = round(min(max(theta[n] - ck[n] * sign, low), high))
+                    plus[n] = round(_within(n, theta[n] + ck[n] * sign))
+                    minus[n] = round(_within(n, theta[n] - ck[n] * sign))
                 task = (rule.name, plus, minus, nodes, int(rng.integers(1 << 31)))
                 batch.append((k, signs, ck, task))
             results = list(pool.map(play_pair, [b[3] for b in batch]))
             for (k, signs, ck, task), result in zip(batch, results, strict=True):
                 for sign, n in zip(signs, names, strict=True):
                     ak = a0[n] / (big_a + k) ** ALPHA
-                    theta[n] += ak / ck[n] * result * sign
-                    theta[n] = min(max(theta[n], TUNED[n].lowest), TUNED[n].highest)
+                    theta[n] = _within(n, theta[n] + ak / ck[n] * result * sign)
                 uneven += result != 0
                 if out is not None:
                     out.write(json.dumps({"step": k, "result": result, "plus": task[1],

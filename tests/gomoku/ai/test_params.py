@@ -24,7 +24,7 @@ def test_each_rule_starts_from_its_own_margins() -> None:
     for rule in (Rule.STANDARD, Rule.RENJU, Rule.CARO):
         assert default_params(rule.code) == SearchParams()
     pos = load_position(middle_game(Rule.RENJU))
-    assert SearchParams(*pos.info[P.I_PARAMS:].tolist()) == SearchParams()
+    assert P.params_of(pos) == SearchParams()
 
 
 def test_the_search_reads_its_margins_from_the_position() -> None:
@@ -47,7 +47,7 @@ def test_helper_searches_play_with_the_main_search_margins() -> None:
     helpers = Helpers(board, pos, 2)
     helpers.stop()
     for helper in helpers.positions:
-        assert SearchParams(*helper.info[P.I_PARAMS:].tolist()) == params
+        assert P.params_of(helper) == params
 
 
 def _tune(*args: str) -> subprocess.CompletedProcess[str]:

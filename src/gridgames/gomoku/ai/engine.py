@@ -357,8 +357,7 @@ class Helpers:
     """
 
     def __init__(self, board: Board, pos: P.Position, count: int) -> None:
-        params = SearchParams(*pos.info[P.I_PARAMS:].tolist())
-        self.positions = [load_position(board, pos.tt, params) for _ in range(count)]
+        self.positions = [load_position(board, pos.tt, P.params_of(pos)) for _ in range(count)]
         # (depth, move, score, pv) of each helper's deepest finished iteration
         self.finished: list[tuple[int, int, int, tuple[Point, ...]] | None] = [None] * count
         self._threads = []

@@ -32,13 +32,16 @@ FREESTYLE_PARAMS = SearchParams(futility_margin=82, lmr_base=92, lmr_scale=99,
                                 move_count_scale=119, own_weight=225)
 
 
+# The least each value may be (0 where not listed): the ordering divides by the
+# weights, and the reductions' constant may be below zero.
+_LOWEST = {"own_weight": 1, "move_count_scale": 1, "lmr_base": -1000}
+
+
 def checked(params: SearchParams) -> SearchParams:
     """``params`` if every value is a whole number the search can use, else a
     ValueError that names the first one that is not."""
     for name, value in params._asdict().items():
-        lowest = 1 if name in ("own_weight", "move_count_scale") else 0
-        if name == "lmr_base":
-            lowest = -1000
+        lowest = _LOWEST.get(name, 0)
         if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
             raise ValueError(f"search parameter {name} must be a whole number of at least "
                              f"{lowest}, got {value!r}")

@@ -225,6 +225,11 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     return pos
 
 
+def params_of(pos: Position) -> SearchParams:
+    """The search's margins ``pos`` carries."""
+    return SearchParams(*pos.info[I_PARAMS:].tolist())
+
+
 def cell_index(pos: Position, point: tuple[int, int]) -> int:
     return (point[1] + PAD) * int(pos.info[I_STRIDE]) + point[0] + PAD
 

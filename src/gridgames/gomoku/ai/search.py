@@ -97,9 +97,11 @@ _VCT_SALT = 0x7F4A7C159E3779B9
 # depth and move number: both from tables, not computed at every node.
 _MOVE_COUNT = np.array([3 + int(d**1.32) for d in range(MAX_PLY + 1)], dtype=np.int64)
 _LOG = np.log(np.maximum(np.arange(64 * 64 + 1), 1))
-# Slots of Position.info holding the search's margins (see .params).
-(_FUTILITY_MARGIN, _LMR_BASE, _LMR_SCALE, _DEEPER_MARGIN, _DEEPER_PER_PLY, _HISTORY_CUT,
- _MOVE_COUNT_SCALE, _OWN_WEIGHT) = range(I_PARAMS, I_PARAMS + len(SearchParams._fields))
+# Slots of Position.info holding the search's margins, by name (see .params).
+_FUTILITY_MARGIN, _LMR_BASE, _LMR_SCALE, _DEEPER_MARGIN, _DEEPER_PER_PLY, _HISTORY_CUT, \
+    _MOVE_COUNT_SCALE, _OWN_WEIGHT = (I_PARAMS + SearchParams._fields.index(name) for name in (
+        "futility_margin", "lmr_base", "lmr_scale", "deeper_margin", "deeper_per_ply",
+        "history_cut", "move_count_scale", "own_weight"))
 
 
 @inlined

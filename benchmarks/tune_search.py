@@ -17,9 +17,12 @@ and their results applied together.
 
 Every step is written to ``--log`` (JSON lines: step, the values, the pair's
 result), and every ``--report`` steps the values are printed rounded, as
-``SearchParams(...)`` to paste into ``params.py``. Values that look better here
-still have to be screened against the engine as it is (``gridgames match
---sprt``) and against Rapfi before they are kept.
+``SearchParams(...)`` to paste into ``params.py``. At the end each value's
+signal is printed: the pairs' result times the sign of its move, averaged over
+the steps, with a 95% interval; only a value whose interval leaves zero was
+moved by more than noise. ``--signals LOG`` prints them for a run's log.
+Values that look better here still have to be screened against the engine as
+it is (``gridgames match --sprt``) and against Rapfi before they are kept.
 """
 
 from __future__ import annotations
@@ -97,6 +100,36 @@ def _worker_init() -> None:
     warm_up()
 
 
+def signals(steps: list[dict]) -> dict[str, tuple[float, float]]:
+    """Each value's mean of result x the sign of its move, and that mean's 95% half-width."""
+    found = {}
+    for name in steps[0]["theta"]:
+        xs = np.array([np.sign(s["plus"][name] - s["minus"][name]) * s["result"]
+                       for s in steps], dtype=float)
+        half = 1.96 * xs.std(ddof=1) / np.sqrt(len(xs)) if len(xs) > 1 else float("inf")
+        found[name] = (float(xs.mean()), float(half))
+    return found
+
+
+def print_signals(steps: list[dict]) -> None:
+    print(f"signals over {len(steps)} steps (mean of result x sign, 95% interval):")
+    for name, (mean, half) in signals(steps).items():
+        moved = "  *" if abs(mean) > half else ""
+        print(f"  {name:18s} {mean:+.3f} ({mean - half:+.3f} to {mean + half:+.3f}), "
+              f"now {steps[-1]['theta'][name]:.1f}{moved}")
+
+
+def read_log(path: str) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8") as log:
+            steps = [json.loads(line) for line in log if line.strip()]
+    except (OSError, json.JSONDecodeError) as err:
+        sys.exit(f"cannot read the tuning log {path}: {err}")
+    if not steps:
+        sys.exit(f"the tuning log {path} has no steps")
+    return steps
+
+
 def rounded(theta: dict[str, float]) -> dict[str, int]:
     return {name: round(value) for name, value in theta.items()}
 
@@ -111,6 +144,7 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
     a0 = {name: rate * TUNED[name].c**2 * (big_a + pairs) ** ALPHA for name in names}
     started = time.monotonic()
     uneven = 0  # pairs one side won more of
+    steps: list[dict] = []
     with (open(log, "a", encoding="utf-8") if log else nullcontext()) as out, \
             ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
         step = 0
@@ -133,9 +167,10 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                     ak = a0[n] / (big_a + k) ** ALPHA
                     theta[n] = _within(n, theta[n] + ak / ck[n] * result * sign)
                 uneven += result != 0
+                steps.append({"step": k, "result": result, "plus": task[1],
+                              "minus": task[2], "theta": dict(theta)})
                 if out is not None:
-                    out.write(json.dumps({"step": k, "result": result, "plus": task[1],
-                                          "minus": task[2], "theta": theta}) + "\n")
+                    out.write(json.dumps(steps[-1]) + "\n")
             if out is not None:
                 out.flush()
             step += len(batch)
@@ -143,6 +178,7 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                 minutes = (time.monotonic() - started) / 60
                 print(f"step {step}/{pairs} ({minutes:.1f} min, {uneven} pairs not split): "
                       f"{rounded(theta)}", flush=True)
+    print_signals(steps)
     return rounded(theta)
 
 
@@ -159,7 +195,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", help="JSON lines of every step")
     parser.add_argument("--report", type=int, default=50, help="print the values every N steps")
+    parser.add_argument("--signals", metavar="LOG",
+                        help="print each value's signal over a run's --log, and stop")
     args = parser.parse_args()
+    if args.signals:
+        print_signals(read_log(args.signals))
+        return
     names = list(TUNED) if not args.only else [n.strip() for n in args.only.split(",")]
     unknown = [n for n in names if n not in TUNED]
     if unknown:

@@ -70,6 +70,22 @@ def test_a_short_tuning_run_logs_every_step_and_prints_the_values(tmp_path: Path
             assert value != s["minus"][name]
     assert "step 3/3" in done.stdout
     assert "SearchParams(futility_margin=" in done.stdout.splitlines()[-1]
+    assert "signals over 3 steps" in done.stdout
+    # the signal is the mean of result x the sign of the value's move, from the log
+    own = [s["result"] * (1 if s["plus"]["own_weight"] > s["minus"]["own_weight"] else -1)
+           for s in steps]
+    again = _tune("--signals", str(log))
+    assert again.returncode == 0, again.stderr
+    line = next(row for row in again.stdout.splitlines() if "own_weight" in row)
+    assert line.split()[1] == f"{sum(own) / 3:+.3f}"
+    assert line in done.stdout
+
+
+def test_signals_of_a_missing_log_say_what_cannot_be_read(tmp_path: Path) -> None:
+    done = _tune("--signals", str(tmp_path / "none.jsonl"))
+    assert done.returncode != 0
+    assert "cannot read the tuning log" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_an_unknown_value_to_tune_is_refused_with_the_known_ones() -> None:

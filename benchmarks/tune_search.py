@@ -100,6 +100,9 @@ def _worker_init() -> None:
     warm_up()
 
 
+STEP_KEYS = {"result", "plus", "minus", "theta"}  # what --signals reads of a logged step
+
+
 def signals(steps: list[dict]) -> dict[str, tuple[float, float]]:
     """Each value's mean of result x the sign of its move, and that mean's 95% half-width."""
     found = {}
@@ -125,8 +128,9 @@ def read_log(path: str) -> list[dict]:
             steps = [json.loads(line) for line in log if line.strip()]
     except (OSError, json.JSONDecodeError) as err:
         sys.exit(f"cannot read the tuning log {path}: {err}")
-    if not steps:
-        sys.exit(f"the tuning log {path} has no steps")
+    if not steps or not all(isinstance(s, dict) and s.keys() >= STEP_KEYS for s in steps):
+        sys.exit(f"{path} is not a tuning log: each line must be a step with "
+                 f"{', '.join(sorted(STEP_KEYS))}, as --log writes")
     return steps
 
 

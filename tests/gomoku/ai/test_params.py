@@ -81,10 +81,20 @@ def test_a_short_tuning_run_logs_every_step_and_prints_the_values(tmp_path: Path
     assert line in done.stdout
 
 
-def test_signals_of_a_missing_log_say_what_cannot_be_read(tmp_path: Path) -> None:
-    done = _tune("--signals", str(tmp_path / "none.jsonl"))
+@pytest.mark.parametrize(("text", "message"), [
+    (None, "cannot read the tuning log"),
+    ("{not json\n", "cannot read the tuning log"),
+    ("", "is not a tuning log"),
+    ('{"step": 1, "result": 2}\n', "each line must be a step with minus, plus, result, theta"),
+])
+def test_signals_of_a_log_that_is_not_one_say_what_is_wrong(tmp_path: Path, text: str | None,
+                                                             message: str) -> None:
+    log = tmp_path / "steps.jsonl"
+    if text is not None:
+        log.write_text(text)
+    done = _tune("--signals", str(log))
     assert done.returncode != 0
-    assert "cannot read the tuning log" in done.stderr
+    assert message in done.stderr
     assert "Traceback" not in done.stderr
 
 

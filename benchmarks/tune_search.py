@@ -147,7 +147,6 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
     c0 = {name: TUNED[name].c * pairs**GAMMA for name in names}
     a0 = {name: rate * TUNED[name].c**2 * (big_a + pairs) ** ALPHA for name in names}
     started = time.monotonic()
-    uneven = 0  # pairs one side won more of
     steps: list[dict] = []
     with (open(log, "a", encoding="utf-8") if log else nullcontext()) as out, \
             ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
@@ -170,7 +169,6 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                 for sign, n in zip(signs, names, strict=True):
                     ak = a0[n] / (big_a + k) ** ALPHA
                     theta[n] = _within(n, theta[n] + ak / ck[n] * result * sign)
-                uneven += result != 0
                 steps.append({"step": k, "result": result, "plus": task[1],
                               "minus": task[2], "theta": dict(theta)})
                 if out is not None:
@@ -180,6 +178,7 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
             step += len(batch)
             if step % report < workers or step == pairs:
                 minutes = (time.monotonic() - started) / 60
+                uneven = sum(s["result"] != 0 for s in steps)  # pairs one side won more of
                 print(f"step {step}/{pairs} ({minutes:.1f} min, {uneven} pairs not split): "
                       f"{rounded(theta)}", flush=True)
     print_signals(steps)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,11 +14,16 @@ BENCHMARKS = Path(__file__).parents[3] / "benchmarks"
 
 
 def load_benchmark(name: str) -> ModuleType:
-    """The script ``benchmarks/<name>.py`` as a module (it is not a package)."""
+    """The script ``benchmarks/<name>.py`` as a module (it is not a package); the scripts
+    beside it import as they do when it runs."""
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
     return module
 
 

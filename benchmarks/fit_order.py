@@ -61,7 +61,7 @@ def engine_order(table: np.ndarray, mover: np.ndarray, other: np.ndarray) -> np.
     """The engine's ordering score of moves from their combos, as ``search._order``
     gives it before the history and killers: our evaluation three times, the other's
     once."""
-    return (table[P.T_EVAL_MOVER, mover] * 3 + table[P.T_EVAL_MOVER, other]) // 20
+    return (table[mover, P.T_EVAL_MOVER] * 3 + table[other, P.T_EVAL_MOVER]) // 20
 
 
 class Positions:

@@ -75,7 +75,7 @@ def test_five_cells_agree_with_the_rule_kernel(rule: Rule) -> None:
                     wins = winning_direction(grid, x, y, rule.code) >= 0
                     grid[y + 1, x + 1] = 0
                     idx = P.cell_index(pos, (x, y))
-                    cls = pos.combo_table[P.T_CLASS, pos.combo[color - 1, idx]]
+                    cls = pos.combo_table[pos.combo[color - 1, idx], P.T_CLASS]
                     assert (cls == patterns.C_FIVE) == wins, (rule, color, x, y)
 
 
@@ -99,7 +99,7 @@ def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> N
             for idx in np.flatnonzero(pos.cells == 0):
                 shapes = pos.shape[colour, idx * 4 : idx * 4 + 4]
                 total += sum(weights.shape[role][s] for s in shapes)
-                cls = pos.combo_table[P.T_CLASS, pos.combo[colour, idx]]
+                cls = pos.combo_table[pos.combo[colour, idx], P.T_CLASS]
                 total += weights.klass[role][cls]
             totals.append(total)
         assert pos.info[P.I_VALUE + me] == totals[0]
@@ -123,3 +123,16 @@ def test_no_shape_depends_on_cells_beyond_a_stones_reach(rule: Rule) -> None:
         cleared = keys & ~(3 << (2 * far_slot))
         for value in range(4):
             assert np.array_equal(table[:, keys], table[:, cleared | value << (2 * far_slot)])
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_the_packed_table_holds_both_colours_shapes_for_every_line_key(rule: Rule) -> None:
+    """Positions read both colours' shapes in one byte; freestyle's table leaves out
+    the cells five steps off (the test above shows no shape depends on them)."""
+    table = patterns.line_table(rule.code)
+    packed = P.packed_table(rule.code)[0]
+    keys = np.arange(1 << patterns.KEY_BITS)
+    index = (keys >> 2) & 0xFFFF if rule is Rule.FREESTYLE else keys
+    assert packed.size == (1 << 16 if rule is Rule.FREESTYLE else 1 << patterns.KEY_BITS)
+    assert np.array_equal(packed[index] & 15, table[0])
+    assert np.array_equal(packed[index] >> 4, table[1])

@@ -129,7 +129,7 @@ def _threat_budget_spent(pos):
 @inlined
 def _class_at(pos, c, idx):
     """The threat class (C_*) a stone of colour index ``c`` would make on ``idx``."""
-    return pos.combo_table[T_CLASS, pos.combo[c, idx]]
+    return pos.combo_table[pos.combo[c, idx], T_CLASS]
 
 
 @inlined
@@ -264,7 +264,7 @@ def _sort_by_value(pos, ply, n, color):
     moves = pos.move_buf[ply]
     values = pos.score_buf[ply]
     for i in range(n):
-        values[i] = pos.combo_table[T_VALUE, pos.combo[color - 1, moves[i]]]
+        values[i] = pos.combo_table[pos.combo[color - 1, moves[i]], T_VALUE]
     for i in range(1, n):
         m = moves[i]
         v = values[i]
@@ -690,8 +690,8 @@ def _order(pos, ply, n, tt_move):
             s = 1 << 29
         else:
             s = (
-                pos.combo_table[T_EVAL_MOVER, pos.combo[me, m]] * own_weight
-                + pos.combo_table[T_EVAL_MOVER, pos.combo[1 - me, m]] * 100
+                pos.combo_table[pos.combo[me, m], T_EVAL_MOVER] * own_weight
+                + pos.combo_table[pos.combo[1 - me, m], T_EVAL_MOVER] * 100
             ) // shrink
             if _makes_three(pos, me, m):
                 s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import typeof
+from numba import njit, typeof
 from numba.core.errors import TypingError
 
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
+from gridgames.gomoku.ai.calls import prefetch_row
 from gridgames.gomoku.ai.engine import load_position
 
 
@@ -34,3 +35,16 @@ def test_a_position_of_another_layout_is_refused_before_the_search_runs() -> Non
         S.search_root(strided, 2, -S.INF, S.INF, 0)
     assert pos.info[P.I_NODES] == 0  # nothing was searched
 
+
+
+def test_a_prefetch_changes_nothing_and_takes_only_a_table_row() -> None:
+    @njit
+    def first_after_prefetch(table: np.ndarray, row: int) -> int:
+        prefetch_row(table, row)
+        return int(table[row, 0])
+
+    table = np.arange(64, dtype=np.int64).reshape(32, 2)
+    assert first_after_prefetch(table, 5) == 10
+    assert np.array_equal(table, np.arange(64).reshape(32, 2))
+    with pytest.raises(TypingError, match="prefetch_row takes a C-contiguous 2-d array"):
+        first_after_prefetch(np.arange(8), 1)

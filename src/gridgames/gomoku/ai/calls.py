@@ -85,6 +85,36 @@ def _call_at(typingctx: Any, address: types.Type, at: types.Type, a: types.Type,
     return signature, codegen
 
 
+@intrinsic
+def _prefetch_row(typingctx: Any, array: types.Type, row: types.Type) -> Any:
+    if not (isinstance(array, types.Array) and array.ndim == 2 and array.layout == "C"
+            and isinstance(row, types.Integer)):
+        raise TypingError(f"prefetch_row takes a C-contiguous 2-d array and a row, "
+                          f"not {array} and {row}")
+
+    def codegen(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> Any:
+        array_type = sig.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        zero = ir.Constant(args[1].type, 0)
+        item = cgutils.get_item_pointer(context, builder, array_type, data, [args[1], zero],
+                                        wraparound=False)
+        i8, i32 = ir.IntType(8), ir.IntType(32)
+        pointer = builder.bitcast(item, i8.as_pointer())
+        # the intrinsic is named after its pointer type: opaque (ptr) in newer LLVMs
+        name = "llvm.prefetch.p0" if str(pointer.type) == "ptr" else "llvm.prefetch.p0i8"
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]), name)
+        # a read, kept in every cache level, of data
+        builder.call(function, [pointer, ir.Constant(i32, 0), ir.Constant(i32, 3),
+                                ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.void(array, row), codegen
+
+
+#: ``prefetch_row(array, row)`` in a kernel: ask the processor to start loading a row of a
+#: large table that is read soon after, so that the load overlaps other work.
+prefetch_row: Callable[..., None] = _prefetch_row
 #: ``address_of(pos)`` in a kernel: a pointer to the kernel's position, for entry points
 #: (the position is copied once, to the kernel's stack).
 address_of: Callable[..., Any] = _address_of

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from gridgames.gomoku.ai.calls import address_of, call_at, entry_address
+from gridgames.gomoku.ai.calls import address_of, call_at, entry_address, prefetch_row
 from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.ai.patterns import (
     B3,
@@ -407,7 +407,11 @@ def _is_forbidden(at, color, move):
 
 
 def _make_body(at, move, _b, _c, _d):
-    make(at[0], move)
+    pos = at[0]
+    # the child's table bucket, loaded while the move is made
+    key = pos.info[I_HASH] ^ pos.zobrist[pos.info[I_SIDE] - 1, move]
+    prefetch_row(pos.tt, key & (pos.tt.shape[0] - 2))
+    make(pos, move)
     return 0
 
 

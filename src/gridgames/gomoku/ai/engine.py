@@ -22,7 +22,7 @@ from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
 from gridgames.gomoku.ai.params import SearchParams
-from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4, line_table
+from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4
 from gridgames.gomoku.ai.timing import TimeControl
 from gridgames.gomoku.rules import forbidden_kind
 from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
@@ -198,7 +198,7 @@ def _load_greedy() -> None:
 
 def _load_pattern_tables() -> None:
     for rule in Rule:
-        line_table(rule.code)
+        P.packed_table(rule.code)
 
 
 def _load_board_updates() -> None:

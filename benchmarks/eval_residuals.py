@@ -176,6 +176,9 @@ def main() -> None:
             out[i] = round(float(v))
         return tuple(out)
 
+    correction = rows[:, chosen] @ w[1:] / w[0]
+    print(f"the correction's standard deviation over the positions: {correction.std():.0f} "
+          f"centi-stones (the evaluation's: {evals.std():.0f})")
     print(f"the evaluation's weight in the fit to all games: {w[0]:.3f}; the correction:")
     print(f"    shape=({table(units[:n], FITTED_SHAPES, N_SHAPES)},\n"
           f"           {table(-units[n:2 * n], FITTED_SHAPES, N_SHAPES)}),")

@@ -105,6 +105,7 @@ def test_the_script_prints_the_held_out_losses_and_the_correction(tmp_path: Path
     assert run.returncode == 0, run.stderr
     assert "evaluation alone" in run.stdout and "finer shapes" in run.stdout
     assert "shape=((" in run.stdout and "klass=((" in run.stdout
+    assert "the correction's standard deviation over the positions" in run.stdout
 
 
 def test_too_few_openings_for_the_folds_is_refused_by_name(tmp_path: Path) -> None:

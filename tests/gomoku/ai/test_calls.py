@@ -36,7 +36,6 @@ def test_a_position_of_another_layout_is_refused_before_the_search_runs() -> Non
     assert pos.info[P.I_NODES] == 0  # nothing was searched
 
 
-
 def test_a_prefetch_changes_nothing_and_takes_only_a_table_row() -> None:
     @njit
     def first_after_prefetch(table: np.ndarray, row: int) -> int:

@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fit_eval import for_each_game, log_loss_and_error, quiet_plies  # beside this script
-from gridgames.gomoku import Board, Rule
+from fit_eval import for_each_game, log_loss_and_error, quiet_replay  # beside this script
+from gridgames.gomoku import Rule
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai.patterns import (
     B3,
@@ -85,23 +85,19 @@ def position_rows(rule: Rule) -> Callable[[dict], list[list[float]]]:
     def rows(game: dict) -> list[list[float]]:
         opening = zlib.crc32(repr(game["moves"][:3]).encode())
         winner = {"black": 1, "white": 2, None: 0}[game["winner"]]
-        plies = set(quiet_plies(game))
-        board = Board(game["width"], game["height"], rule=rule)
-        pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
         out = []
-        for ply, move in enumerate(game["moves"]):
-            if ply >= 6 and ply in plies:
-                side = int(pos.info[P.I_SIDE])
-                keys = pos.keys.reshape(-1, 4)[pos.cells == 0].ravel()
-                row = [0.5 if winner == 0 else float(winner == side), float(evaluate(pos)),
-                       float(opening)]
-                for c in (side - 1, 2 - side):
-                    row += np.bincount(shapes[c, keys], minlength=N_SHAPES).tolist()
-                    row += pos.class_count[c].tolist()
-                    row += np.bincount(fine[c, keys], minlength=len(FINE_SHAPES) + 1)[1:].tolist()
-                out.append(row)
-            board.push(tuple(move))
-            P.make(pos, P.cell_index(pos, tuple(move)))
+        for ply, pos, _ in quiet_replay(game):
+            if ply < 6:
+                continue
+            side = int(pos.info[P.I_SIDE])
+            keys = pos.keys.reshape(-1, 4)[pos.cells == 0].ravel()
+            row = [0.5 if winner == 0 else float(winner == side), float(evaluate(pos)),
+                   float(opening)]
+            for c in (side - 1, 2 - side):
+                row += np.bincount(shapes[c, keys], minlength=N_SHAPES).tolist()
+                row += pos.class_count[c].tolist()
+                row += np.bincount(fine[c, keys], minlength=len(FINE_SHAPES) + 1)[1:].tolist()
+            out.append(row)
         return out
 
     return rows

@@ -173,7 +173,7 @@ def generate(out: str, minutes: float, nodes: int, rule: Rule, seed: int,
     print(f"{games} games written to {out}")
 
 
-def _quiet_replay(game: dict) -> Iterator[tuple[int, P.Position, list[list[list[int]]]]]:
+def quiet_replay(game: dict) -> Iterator[tuple[int, P.Position, list[list[list[int]]]]]:
     """Replay a recorded game (each move checked) and yield each quiet position before
     its move: the ply (moves already played), the engine position and its combo
     histograms (see :func:`features`)."""
@@ -197,7 +197,7 @@ def quiet_positions(game: dict) -> list[list]:
     if len(scores) != len(game["moves"]):
         raise ValueError(f"{len(scores)} scores for {len(game['moves'])} moves")
     rows = []
-    for ply, pos, histograms in _quiet_replay(game):
+    for ply, pos, histograms in quiet_replay(game):
         side = int(pos.info[P.I_SIDE])
         result = 0.5 if winner == 0 else float(winner == side)
         rows.append([result, scores[ply], *histograms])
@@ -206,7 +206,7 @@ def quiet_positions(game: dict) -> list[list]:
 
 def quiet_plies(game: dict) -> list[int]:
     """The plies (moves already played) of a recorded game whose position is quiet."""
-    return [ply for ply, _, _ in _quiet_replay(game)]
+    return [ply for ply, _, _ in quiet_replay(game)]
 
 
 _judges: dict[str, Engine] = {}

@@ -18,6 +18,7 @@ from gridgames.gomoku.ai.search import evaluate
 from gridgames.gomoku.records import GameRecord, save
 
 eval_residuals = load_benchmark("eval_residuals")
+fit_eval = load_benchmark("fit_eval")
 FINE = eval_residuals.FINE_NAMES
 
 
@@ -43,9 +44,7 @@ def random_game(rng: random.Random) -> Board:
     board = Board(15)
     board.push((7, 7))
     while board.outcome() is None:
-        near = [m for m in board.legal_moves if any(
-            abs(m[0] - s[0]) <= 1 and abs(m[1] - s[1]) <= 1 for s in board.move_stack)]
-        board.push(rng.choice(near))
+        board.push(rng.choice(fit_eval.near_moves(board)))
     return board
 
 
@@ -72,7 +71,7 @@ def test_each_quiet_position_gives_its_result_evaluation_and_shape_counts(fine: 
             assert finer[5] + finer[6] == shapes[B3]
     # one row for each quiet position from the 7th move on; the first's evaluation is
     # the engine's, and its result the side to move's
-    plies = [p for p in eval_residuals.quiet_plies(game) if p >= 6]
+    plies = [p for p in fit_eval.quiet_plies(game) if p >= 6]
     assert len(rows) == len(plies)
     for move in board.move_stack[6:plies[0]]:
         P.make(replay, P.cell_index(replay, move))

@@ -140,6 +140,8 @@ POSITION_TYPE = types.NamedTuple(
 _ZOBRIST: dict[int, np.ndarray] = {}
 _COMBO_TABLES: dict[EvalWeights, np.ndarray] = {}
 _PACKED_TABLES: dict[int, np.ndarray] = {}
+# Freestyle's packed table: line keys without the cells five steps off (16 bits).
+FREESTYLE_KEYS = 1 << 16
 
 
 def packed_table(rule_code: int) -> np.ndarray:
@@ -149,7 +151,7 @@ def packed_table(rule_code: int) -> np.ndarray:
     if table is None:
         shapes = line_table(rule_code)
         if rule_code == FREESTYLE_CODE:
-            shapes = shapes[:, np.arange(1 << 16, dtype=np.int64) << 2]
+            shapes = shapes[:, np.arange(FREESTYLE_KEYS, dtype=np.int64) << 2]
         table = (shapes[0] | shapes[1] << 4).astype(np.uint8).reshape(1, -1)
         _PACKED_TABLES[rule_code] = table
     return table
@@ -271,8 +273,8 @@ def _shapes_of(pos, key):
     """Both colours' line shapes for a line key, black's in the low four bits. A
     freestyle shape does not depend on the cells five steps off, so its table is
     indexed without them: 64 KiB, which stays in the processor's nearer caches."""
-    if pos.info[I_REACH] == 4:
-        return np.int64(pos.shape_table[0, (key >> 2) & 0xFFFF])
+    if pos.shape_table.shape[1] == FREESTYLE_KEYS:
+        return np.int64(pos.shape_table[0, (key >> 2) & (FREESTYLE_KEYS - 1)])
     return np.int64(pos.shape_table[0, key])
 
 

@@ -410,7 +410,7 @@ def _make_body(at, move, _b, _c, _d):
     pos = at[0]
     # the child's table bucket, loaded while the move is made
     key = pos.info[I_HASH] ^ pos.zobrist[pos.info[I_SIDE] - 1, move]
-    prefetch_row(pos.tt, key & (pos.tt.shape[0] - 2))
+    prefetch_row(pos.tt, _tt_bucket(pos, key))
     make(pos, move)
     return 0
 
@@ -731,9 +731,15 @@ def _pick(pos, ply, i, n):
 
 
 @inlined
+def _tt_bucket(pos, key):
+    """The first of the two slots where ``key`` may be stored."""
+    return key & (pos.tt.shape[0] - 2)
+
+
+@inlined
 def _tt_slot(pos, key):
     """The slot holding ``key``, or -1 when its bucket has none."""
-    first = key & (pos.tt.shape[0] - 2)
+    first = _tt_bucket(pos, key)
     for i in range(first, first + 2):
         entry = pos.tt[i, 1]
         if pos.tt[i, 0] ^ entry == key and entry != 0:
@@ -775,7 +781,7 @@ def _tt_store(pos, key, depth, score, flag, move, ply):
         if flag != EXACT and _entry_is_current(pos, old) and depth < _entry_depth(old):
             return
     else:
-        i = key & (pos.tt.shape[0] - 2)
+        i = _tt_bucket(pos, key)
         if _tt_worth(pos, pos.tt[i + 1, 1]) < _tt_worth(pos, pos.tt[i, 1]):
             i += 1
     if score >= MATE_BOUND:

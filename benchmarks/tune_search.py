@@ -64,6 +64,11 @@ TUNED = {
     "history_cut": Tuned(500, 16000, 800),
     "move_count_scale": Tuned(50, 250, 15),
     "own_weight": Tuned(100, 500, 25),
+    "reverse_futility_depth": Tuned(2, 12, 1),
+    "futility_depth": Tuned(0, 6, 1),
+    "late_count_scale": Tuned(50, 300, 15),
+    "null_base": Tuned(100, 600, 30),
+    "null_per_ply": Tuned(0, 60, 5),
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 from ai_helpers import BENCHMARKS
 from test_think import middle_game
 
-from gridgames.gomoku import Rule
+from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, SearchParams, default_params, think
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
@@ -33,8 +33,17 @@ def test_the_search_reads_its_margins_from_the_position() -> None:
     same = think(board, Limit(depth=7), params=default_params(Rule.FREESTYLE.code))
     assert (same.move, same.nodes, same.score) == (plain.move, plain.nodes, plain.score)
     for changed in ({"futility_margin": 40}, {"lmr_scale": 200}, {"own_weight": 100},
-                    {"move_count_scale": 50}):
+                    {"move_count_scale": 50}, {"reverse_futility_depth": 2},
+                    {"futility_depth": 5}, {"late_count_scale": 50}):
         other = think(board, Limit(depth=7),
+                      params=default_params(Rule.FREESTYLE.code)._replace(**changed))
+        assert other.nodes != plain.nodes, changed
+    # null moves need a position where neither side is winning yet
+    opening = Board(15)
+    opening.push_many([(7, 7), (8, 8), (8, 6), (6, 8)])
+    plain = think(opening, Limit(depth=10))
+    for changed in ({"null_base": 500}, {"null_per_ply": 0}):
+        other = think(opening, Limit(depth=10),
                       params=default_params(Rule.FREESTYLE.code)._replace(**changed))
         assert other.nodes != plain.nodes, changed
 
@@ -110,6 +119,7 @@ def test_an_unknown_value_to_tune_is_refused_with_the_known_ones() -> None:
     ({"own_weight": 0}, "own_weight must be a whole number of at least 1, got 0"),
     ({"futility_margin": -5}, "futility_margin must be a whole number of at least 0"),
     ({"lmr_scale": 1.5}, "lmr_scale must be a whole number of at least 0, got 1.5"),
+    ({"null_base": 50}, "null_base must be a whole number of at least 100, got 50"),
 ])
 def test_margins_the_search_cannot_use_are_refused_by_name(changed: dict, message: str
                                                             ) -> None:

@@ -22,6 +22,11 @@ class SearchParams(NamedTuple):
     history_cut: int = 4096  # quiet history past +-this: a ply less / more of reduction
     move_count_scale: int = 100  # move-count pruning: of 3 + depth^1.32 moves
     own_weight: int = 300  # ordering: our own shapes' weight, the opponent's being 100
+    reverse_futility_depth: int = 6  # reverse futility at this depth and below
+    futility_depth: int = 2  # late quiet moves pruned by the futility margin to this depth
+    late_count_scale: int = 100  # ... and by count to depth 5: of (3 + depth^2) / 2 moves
+    null_base: int = 300  # null move: (base + per_ply * depth) / 100 plies shallower
+    null_per_ply: int = 25
 
 
 # Freestyle's, tuned by SPSA (2,400 pairs of self-play games at 40,000 nodes a move,
@@ -33,8 +38,9 @@ FREESTYLE_PARAMS = SearchParams(futility_margin=82, lmr_base=92, lmr_scale=99,
 
 
 # The least each value may be (0 where not listed): the ordering divides by the
-# weights, and the reductions' constant may be below zero.
-_LOWEST = {"own_weight": 1, "move_count_scale": 1, "lmr_base": -1000}
+# weights, the reductions' constant may be below zero, and a null move must be
+# searched at least a ply shallower.
+_LOWEST = {"own_weight": 1, "move_count_scale": 1, "lmr_base": -1000, "null_base": 100}
 
 
 def checked(params: SearchParams) -> SearchParams:

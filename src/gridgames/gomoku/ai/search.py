@@ -99,9 +99,12 @@ _MOVE_COUNT = np.array([3 + int(d**1.32) for d in range(MAX_PLY + 1)], dtype=np.
 _LOG = np.log(np.maximum(np.arange(64 * 64 + 1), 1))
 # Slots of Position.info holding the search's margins, by name (see .params).
 _FUTILITY_MARGIN, _LMR_BASE, _LMR_SCALE, _DEEPER_MARGIN, _DEEPER_PER_PLY, _HISTORY_CUT, \
-    _MOVE_COUNT_SCALE, _OWN_WEIGHT = (I_PARAMS + SearchParams._fields.index(name) for name in (
-        "futility_margin", "lmr_base", "lmr_scale", "deeper_margin", "deeper_per_ply",
-        "history_cut", "move_count_scale", "own_weight"))
+    _MOVE_COUNT_SCALE, _OWN_WEIGHT, _REVERSE_FUTILITY_DEPTH, _FUTILITY_DEPTH, \
+    _LATE_COUNT_SCALE, _NULL_BASE, _NULL_PER_PLY = (
+        I_PARAMS + SearchParams._fields.index(name) for name in (
+            "futility_margin", "lmr_base", "lmr_scale", "deeper_margin", "deeper_per_ply",
+            "history_cut", "move_count_scale", "own_weight", "reverse_futility_depth",
+            "futility_depth", "late_count_scale", "null_base", "null_per_ply"))
 
 
 @inlined
@@ -950,7 +953,8 @@ def _negamax_body(at, alpha, beta, depth, ply):
         improving = ply < 2 or static > pos.statics[ply - 2]
         if not pv_node and -MATE_BOUND < beta < MATE_BOUND and _no_winning_shape(pos, opp):
             # the opponent has no threat that a tempo would turn into a win
-            if depth <= 6 and static - info[_FUTILITY_MARGIN] * (depth - int(improving)) >= beta:
+            if (depth <= info[_REVERSE_FUTILITY_DEPTH]
+                    and static - info[_FUTILITY_MARGIN] * (depth - int(improving)) >= beta):
                 # reverse futility: far above beta near the leaves, a margin of a
                 # depth less where the static value has risen
                 return static
@@ -959,7 +963,8 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 info[I_SIDE] = opp
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_NULL] = 1
-                score = -_negamax(at, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1)
+                reduction = (info[_NULL_BASE] + info[_NULL_PER_PLY] * depth) // 100
+                score = -_negamax(at, -beta, -beta + 1, depth - reduction, ply + 1)
                 info[I_NULL] = 0
                 info[I_HASH] ^= NULL_MOVE_KEY
                 info[I_SIDE] = me
@@ -1025,10 +1030,11 @@ def _negamax_body(at, alpha, beta, depth, ply):
             new_depth = depth  # a single forced reply costs no depth
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
-            # moves searched at depths 1 to 5) and by static margin
-            if depth <= 5 and searched >= (3 + depth * depth) // 2 + 1:
+            # moves searched at depths 1 to 5 at scale 100) and by static margin
+            if depth <= 5 and searched >= ((3 + depth * depth) * info[_LATE_COUNT_SCALE]
+                                           // 200 + 1):
                 continue
-            if depth <= 2 and static + info[_FUTILITY_MARGIN] * depth <= alpha:
+            if depth <= info[_FUTILITY_DEPTH] and static + info[_FUTILITY_MARGIN] * depth <= alpha:
                 continue
         pos.score_buf[ply, i] = SEARCHED
         pos.made[ply] = made

@@ -24,7 +24,7 @@ class SearchParams(NamedTuple):
     own_weight: int = 300  # ordering: our own shapes' weight, the opponent's being 100
     reverse_futility_depth: int = 6  # reverse futility at this depth and below
     futility_depth: int = 2  # late quiet moves pruned by the futility margin to this depth
-    late_count_scale: int = 100  # ... and by count to depth 5: of (3 + depth^2) / 2 moves
+    late_count_scale: int = 100  # ... and to depth 5 past 1 + (3 + depth^2) / 2 x this / 100
     null_base: int = 300  # null move: (base + per_ply * depth) / 100 plies shallower
     null_per_ply: int = 25
 

@@ -97,14 +97,26 @@ _VCT_SALT = 0x7F4A7C159E3779B9
 # depth and move number: both from tables, not computed at every node.
 _MOVE_COUNT = np.array([3 + int(d**1.32) for d in range(MAX_PLY + 1)], dtype=np.int64)
 _LOG = np.log(np.maximum(np.arange(64 * 64 + 1), 1))
-# Slots of Position.info holding the search's margins, by name (see .params).
-_FUTILITY_MARGIN, _LMR_BASE, _LMR_SCALE, _DEEPER_MARGIN, _DEEPER_PER_PLY, _HISTORY_CUT, \
-    _MOVE_COUNT_SCALE, _OWN_WEIGHT, _REVERSE_FUTILITY_DEPTH, _FUTILITY_DEPTH, \
-    _LATE_COUNT_SCALE, _NULL_BASE, _NULL_PER_PLY = (
-        I_PARAMS + SearchParams._fields.index(name) for name in (
-            "futility_margin", "lmr_base", "lmr_scale", "deeper_margin", "deeper_per_ply",
-            "history_cut", "move_count_scale", "own_weight", "reverse_futility_depth",
-            "futility_depth", "late_count_scale", "null_base", "null_per_ply"))
+
+
+def _param_slot(name: str) -> int:
+    """The slot of Position.info holding the search's value ``name`` (see .params)."""
+    return I_PARAMS + SearchParams._fields.index(name)
+
+
+_FUTILITY_MARGIN = _param_slot("futility_margin")
+_LMR_BASE = _param_slot("lmr_base")
+_LMR_SCALE = _param_slot("lmr_scale")
+_DEEPER_MARGIN = _param_slot("deeper_margin")
+_DEEPER_PER_PLY = _param_slot("deeper_per_ply")
+_HISTORY_CUT = _param_slot("history_cut")
+_MOVE_COUNT_SCALE = _param_slot("move_count_scale")
+_OWN_WEIGHT = _param_slot("own_weight")
+_REVERSE_FUTILITY_DEPTH = _param_slot("reverse_futility_depth")
+_FUTILITY_DEPTH = _param_slot("futility_depth")
+_LATE_COUNT_SCALE = _param_slot("late_count_scale")
+_NULL_BASE = _param_slot("null_base")
+_NULL_PER_PLY = _param_slot("null_per_ply")
 
 
 @inlined
@@ -998,6 +1010,9 @@ def _negamax_body(at, alpha, beta, depth, ply):
     # has not risen since our previous move.
     move_count_limit = (_MOVE_COUNT[max(depth, 0)] * info[_MOVE_COUNT_SCALE] // 100
                         // (2 - int(improving)))
+    # late quiet moves near the leaves: pruned by count (3, 4, 7, 10 and 15 moves
+    # searched at depths 1 to 5 at scale 100) and by static margin
+    late_count_limit = (3 + depth * depth) * info[_LATE_COUNT_SCALE] // 200 + 1
     original_alpha = alpha
     best = -INF
     best_move = np.int64(-1)
@@ -1029,10 +1044,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         if n == 1 and not staged:
             new_depth = depth  # a single forced reply costs no depth
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
-            # late quiet moves near the leaves: prune by count (3, 4, 7, 10 and 15
-            # moves searched at depths 1 to 5 at scale 100) and by static margin
-            if depth <= 5 and searched >= ((3 + depth * depth) * info[_LATE_COUNT_SCALE]
-                                           // 200 + 1):
+            if depth <= 5 and searched >= late_count_limit:
                 continue
             if depth <= info[_FUTILITY_DEPTH] and static + info[_FUTILITY_MARGIN] * depth <= alpha:
                 continue

@@ -10,6 +10,9 @@ a point); the Elo difference with its 95% interval over the game pairs (games
 2k-1 and 2k of a directory: one opening, the colours swapped), as ``gridgames
 match`` computes it; with ``--sprt``, the log-likelihood ratio of that test. So
 runs of the same two engines with several seeds give one figure, by colour.
+Black's score over every game, whichever engine had black, with its interval
+over the pairs, shows how far the openings lean to black: between two copies of
+one engine, it is the openings' balance in play.
 
 With ``--paired BASE_DIR...`` the directories given are compared game by game
 with runs of another version on the same openings (the same ``--seed``, so game
@@ -90,6 +93,7 @@ class PooledResults(ColourTally):
     opponents: list[str] = field(default_factory=list)
     pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_POINTS))
     undecided: int = 0  # games not ended on the board: no winner in the record
+    black_pairs: list[float] = field(default_factory=list)  # black's mean in each pair
 
     @property
     def paired(self) -> MatchStats:
@@ -99,16 +103,20 @@ class PooledResults(ColourTally):
         return stats
 
     def add_directory(self, directory: Path, rule: Rule) -> None:
-        first_of_pair: dict[int, float | None] = {}
+        # each decided game's points: the engine's, then black's
+        first_of_pair: dict[int, tuple[float, float] | None] = {}
         for number, record in numbered_records(directory, rule):
             points = self.add_game(record)
+            decided = None if points is None else (
+                points, points if record.black == self.engine else 1.0 - points)
             pair = pair_index(number)
             if pair not in first_of_pair:
-                first_of_pair[pair] = points
+                first_of_pair[pair] = decided
                 continue
             first = first_of_pair.pop(pair)
-            if first is not None and points is not None:
-                self.pairs[PAIR_POINTS.index(first + points)] += 1
+            if first is not None and decided is not None:
+                self.pairs[PAIR_POINTS.index(first[0] + decided[0])] += 1
+                self.black_pairs.append((first[1] + decided[1]) / 2)
 
     def add_game(self, record: GameRecord) -> float | None:
         """Count one game; the engine's points, or None where the record has no winner."""
@@ -123,6 +131,19 @@ class PooledResults(ColourTally):
             self.count(as_black, points)
         return points
 
+    def black_share(self) -> tuple[float, float, float]:
+        """Black's score over every game, whichever engine had black, with its 95%
+        interval over the complete pairs (one opening each): how the openings lean."""
+        b, w = self.black, self.white
+        games = sum(b) + sum(w)
+        if not games:
+            return 0.5, 0.0, 1.0
+        score = (b[0] + w[1] + (b[2] + w[2]) / 2) / games
+        if len(self.black_pairs) < 2:
+            return score, 0.0, 1.0
+        half = 1.96 * stdev(self.black_pairs) / sqrt(len(self.black_pairs))
+        return score, max(0.0, score - half), min(1.0, score + half)
+
     def lines(self, sprt: Sprt | None = None) -> list[str]:
         games, paired = self.stats, self.paired
         score_low, score_high = self.interval()
@@ -130,11 +151,14 @@ class PooledResults(ColourTally):
         basis = (f"over {sum(self.pairs)} game pairs" if paired.by_pairs
                  else f"over {games.games} single games")
         b, w = self.black, self.white
+        black, black_low, black_high = self.black_share()
         lines = [
             f"{self.engine} against {', '.join(self.opponents)}: {games.games} games, "
             f"{games.wins}-{games.losses}-{games.draws} (W-L-D), score {games.score:.3f} "
             f"(95% interval {score_low:.3f} to {score_high:.3f})",
             f"  as black {b[0]}-{b[1]}-{b[2]}, as white {w[0]}-{w[1]}-{w[2]}",
+            f"  black's score, both engines: {black:.3f} (95% interval {black_low:.3f} to "
+            f"{black_high:.3f}, over {len(self.black_pairs)} pairs)",
             f"  Elo {games.elo:+.1f} (95% interval {low:+.1f} to {high:+.1f}, {basis}); "
             f"pairs by points (0, 1/2, 1, 1 1/2, 2): {', '.join(map(str, self.pairs))}",
         ]
@@ -278,9 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         games, paired = results.stats, results.paired
         data = {**asdict(results), "score": games.score,
+                "black_score": results.black_share()[0],
+                "black_score_interval": list(results.black_share()[1:]),
                 "score_interval": list(results.interval()),
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
+        del data["black_pairs"]
         if sprt is not None:
             data["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "llr": sprt.llr(paired)}
         if paired_diff is not None:

@@ -337,6 +337,13 @@ def test_the_match_report_pools_records_as_the_matches_counted_them(tmp_path: Pa
     assert pooled["pairs"] == pairs and sum(pairs) == 6
     assert pooled["opponents"] == ["fake-good"] and pooled["undecided"] == 0
     assert pooled["score"] == pytest.approx(sum(r.points for r in results) / 12)
+    # black's score whichever engine had black: how the openings lean
+    black_points = [r.points if r.black == 0 else 1.0 - r.points for r in results]
+    assert pooled["black_score"] == pytest.approx(sum(black_points) / 12)
+    low, high = pooled["black_score_interval"]
+    assert 0.0 <= low <= pooled["black_score"] <= high <= 1.0
+    assert "black_pairs" not in pooled
+    assert f"black's score, both engines: {pooled['black_score']:.3f}" in done.stdout
     assert f"{ours.name} against fake-good: 12 games" in done.stdout
     assert "SPRT [0, 20]: llr" in done.stdout
 

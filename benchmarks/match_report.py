@@ -301,9 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         print(paired_diff.line(len(args.dirs), base_engine, len(args.paired)))
     if args.json:
         games, paired = results.stats, results.paired
+        black, black_low, black_high = results.black_share()
         data = {**asdict(results), "score": games.score,
-                "black_score": results.black_share()[0],
-                "black_score_interval": list(results.black_share()[1:]),
+                "black_score": black, "black_score_interval": [black_low, black_high],
                 "score_interval": list(results.interval()),
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}

@@ -47,6 +47,11 @@ RECORD_NAME = re.compile(r"game-(\d+)\.psq")
 OUTCOME_INDEX = {1.0: 0, 0.0: 1, 0.5: 2}  # a game's points: its place in [wins, losses, draws]
 
 
+def half_width(values: list[float]) -> float:
+    """Half the width of the 95% interval of the values' mean (normal approximation)."""
+    return 1.96 * stdev(values) / sqrt(len(values))
+
+
 def points_of(record: GameRecord, engine: str) -> float | None:
     """``engine``'s points in a recorded game, or None where the board shows no result
     (a game lost on time, by a crash or an illegal move)."""
@@ -141,7 +146,7 @@ class PooledResults(ColourTally):
         score = (b[0] + w[1] + (b[2] + w[2]) / 2) / games
         if len(self.black_pairs) < 2:
             return score, 0.0, 1.0
-        half = 1.96 * stdev(self.black_pairs) / sqrt(len(self.black_pairs))
+        half = half_width(self.black_pairs)
         return score, max(0.0, score - half), min(1.0, score + half)
 
     def lines(self, sprt: Sprt | None = None) -> list[str]:
@@ -258,8 +263,7 @@ def paired_difference(directories: list[Path], engine: str, bases: list[Path],
     if n < 2:
         raise ValueError(f"{', '.join(map(str, directories + bases))}: fewer than two "
                          "complete pairs of games in common to compare")
-    return PairedDifference(n, fmean(scores), fmean(base_scores),
-                            1.96 * stdev(differences) / sqrt(n))
+    return PairedDifference(n, fmean(scores), fmean(base_scores), half_width(differences))
 
 
 def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:

@@ -45,8 +45,8 @@ rule and replays them under ``--rule`` (a game that ends otherwise there, such a
 freestyle win by an overline under standard, is left out). ``fit-net`` fits the
 evaluation network (``patterns.eval_net``): a logistic output over each side's
 class counts and the two linear sums, and over ``--hidden`` rectified units of
-them, trained by Adam; it prints the held-out losses beside the linear
-evaluation's and writes the network as JSON.
+them, trained by Adam; it prints the held-out losses beside those of the linear
+evaluation and of the rule's network as it is, and writes the network as JSON.
 """
 
 from __future__ import annotations
@@ -75,9 +75,11 @@ from gridgames.gomoku.ai.patterns import (
     EVAL_SCALE,
     N_CLASSES,
     N_SHAPES,
+    NET_INPUTS,
     SHAPE_NAMES,
     EvalWeights,
     combo_features,
+    eval_net,
     eval_weights,
 )
 from gridgames.gomoku.gomocup import Engine, EngineError, EngineInfo
@@ -421,18 +423,22 @@ def signed_weights(weights: EvalWeights) -> np.ndarray:
                            np.negative(weights.klass[1])]).astype(float) / EVAL_SCALE
 
 
-def report(data: Dataset, before: np.ndarray, after: np.ndarray, search_weight: float) -> None:
-    """Held-out losses of two sets of logits, against the results and the target."""
+def report(data: Dataset, before: np.ndarray, after: np.ndarray, search_weight: float,
+           current: np.ndarray | None = None) -> None:
+    """Held-out losses of two sets of logits, against the results and the target; with
+    ``current``, those of the rule's network as it is beside them."""
     test = data.test
-    old = log_loss_and_error(before[test], data.results[test])
-    new = log_loss_and_error(after[test], data.results[test])
-    print(f"held-out log-loss {old[0]:.4f} -> {new[0]:.4f}, "
-          f"squared error {old[1]:.4f} -> {new[1]:.4f}")
-    if search_weight > 0:
-        old = log_loss_and_error(before[test], data.targets[test])
-        new = log_loss_and_error(after[test], data.targets[test])
-        print(f"against the target: log-loss {old[0]:.4f} -> {new[0]:.4f}, "
-              f"squared error {old[1]:.4f} -> {new[1]:.4f}")
+    targets = [("", data.results)] + ([("against the target: ", data.targets)]
+                                      if search_weight > 0 else [])
+    for label, y in targets:
+        old = log_loss_and_error(before[test], y[test])
+        new = log_loss_and_error(after[test], y[test])
+        line = (f"{label}held-out log-loss {old[0]:.4f} -> {new[0]:.4f}, "
+                f"squared error {old[1]:.4f} -> {new[1]:.4f}")
+        if current is not None:
+            now = log_loss_and_error(current[test], y[test])
+            line += f" (the network as it is: {now[0]:.4f}, {now[1]:.4f})"
+        print(line)
 
 
 def fit(paths: list[str], ridge: float, rule: Rule, search_weight: float) -> None:
@@ -482,6 +488,16 @@ def net_inputs(x: np.ndarray, weights: EvalWeights) -> np.ndarray:
     waiter = x[:, width:] @ np.array(weights.shape[1] + weights.klass[1]) / EVAL_SCALE
     return np.hstack([x[:, N_SHAPES + 1:width], x[:, width + N_SHAPES + 1:],
                       mover[:, None], waiter[:, None]])
+
+
+def flat_net_logits(net: np.ndarray, inputs: np.ndarray) -> np.ndarray:
+    """The logits of a network in the flat form of ``patterns.load_net`` on rows of its
+    inputs, as the search computes them (before the scale to centi-stones)."""
+    size = int(net[0])
+    hidden = net[1:1 + size * NET_INPUTS].reshape(size, NET_INPUTS)
+    rest = net[1 + size * NET_INPUTS:]
+    bias, out, linear = rest[:size], rest[size:2 * size], rest[2 * size:2 * size + NET_INPUTS]
+    return inputs @ linear + rest[-2] + np.maximum(inputs @ hidden.T + bias, 0) @ out
 
 
 def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, seed: int
@@ -538,7 +554,9 @@ def fit_net(paths: list[str], rule: Rule, search_weight: float, hidden: int, out
            "bias": params["bias"][0] - mean @ linear}
     logits = net_forward({**net, "hidden": hidden_w, "bias": np.array([net["bias"]])},
                          inputs)[0]
-    report(data, data.evals / data.scale, logits, search_weight)
+    current = eval_net(rule.code)
+    report(data, data.evals / data.scale, logits, search_weight,
+           flat_net_logits(current, inputs) if current.size else None)
     written = {k: np.round(v, 8).tolist() for k, v in net.items()}
     written["scale"] = data.scale
     Path(out).write_text(json.dumps(written, indent=1) + "\n", encoding="utf-8")

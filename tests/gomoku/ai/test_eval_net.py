@@ -43,16 +43,6 @@ def _linear(pos: P.Position) -> int:
                + pos.info[P.I_TEMPO])
 
 
-def _network(net: np.ndarray, x: np.ndarray) -> float:
-    """The flat network of ``load_net`` on inputs ``x``, in centi-stones, by numpy."""
-    size = int(net[0])
-    hidden = net[1:1 + size * NET_INPUTS].reshape(size, NET_INPUTS)
-    rest = net[1 + size * NET_INPUTS:]
-    bias, out, linear = rest[:size], rest[size:2 * size], rest[2 * size:2 * size + NET_INPUTS]
-    logit = x @ linear + rest[-2] + np.maximum(hidden @ x + bias, 0) @ out
-    return float(logit * rest[-1])
-
-
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU])
 def test_each_rule_with_a_network_is_evaluated_by_it_on_every_position_of_a_game(rule: Rule
                                                                                 ) -> None:
@@ -62,7 +52,7 @@ def test_each_rule_with_a_network_is_evaluated_by_it_on_every_position_of_a_game
     differs = 0
     for move in MOVES:
         P.make(pos, P.cell_index(pos, move))
-        expected = _network(net, _inputs(pos))
+        expected = float(fit_eval.flat_net_logits(net, _inputs(pos)) * net[-1])
         assert abs(S.evaluate(pos) - expected) <= 1
         differs += abs(S.evaluate(pos) - _linear(pos)) > 10
     assert differs > len(MOVES) // 2

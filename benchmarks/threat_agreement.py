@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from fit_eval import MATE_SCORE, written_games  # beside this script
+from fit_eval import MATE_SCORE, for_each_game  # beside this script
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 
@@ -51,7 +51,8 @@ def _warm(_: int) -> None:
 def agreement(path: Path, rule: Rule, limit: Limit, positions: int, seed: int,
               workers: int) -> dict[str, dict[str, int]]:
     """``{judge's verdict: {ours: count}}`` over a sample of the scored positions."""
-    scored = [(game, ply, score) for game in written_games(path, rule)
+    games = for_each_game([str(path)], rule, lambda game: game)
+    scored = [(game, ply, score) for game in games
               for ply, score in enumerate(game.get("scores") or []) if score is not None]
     if not scored:
         raise SystemExit(f"{path}: no scored position (write one with fit_eval.py label)")
@@ -83,7 +84,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write the counts to this file too")
     args = parser.parse_args()
-    if min(args.ms, args.positions, args.workers, args.nodes or 1) <= 0:
+    if min(args.ms, args.positions, args.workers, 1 if args.nodes is None else args.nodes) <= 0:
         parser.error("--ms, --nodes, --positions and --workers must be above 0")
     limit = Limit(nodes=args.nodes) if args.nodes else Limit(time_ms=args.ms)
     start = time.monotonic()

@@ -20,7 +20,7 @@ def test_each_judged_position_is_counted_by_both_verdicts(tmp_path: Path) -> Non
     board = Board(15)
     board.push_many(WON)
     scores: list[int | None] = [None] * len(WON)
-    scores[1] = 0  # one stone each side of nothing: neither
+    scores[1] = 0  # a single stone on the board: nothing is forced
     scores[2] = -5000  # a judge that is wrong: nothing is forced yet
     scores[6] = 5000  # black's open three against white's: black makes an open four
     scores[7] = -5000  # white faces that open four

@@ -496,8 +496,9 @@ def flat_net_logits(net: np.ndarray, inputs: np.ndarray) -> np.ndarray:
     size = int(net[0])
     hidden = net[1:1 + size * NET_INPUTS].reshape(size, NET_INPUTS)
     rest = net[1 + size * NET_INPUTS:]
-    bias, out, linear = rest[:size], rest[size:2 * size], rest[2 * size:2 * size + NET_INPUTS]
-    return inputs @ linear + rest[-2] + np.maximum(inputs @ hidden.T + bias, 0) @ out
+    params = {"hidden": hidden.T, "hidden_bias": rest[:size], "out": rest[size:2 * size],
+              "linear": rest[2 * size:2 * size + NET_INPUTS], "bias": rest[-2:-1]}
+    return net_forward(params, inputs)[0]
 
 
 def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, seed: int

@@ -98,11 +98,13 @@ def main() -> None:
     for judge in VERDICTS:
         print(f"{'a ' + judge if judge != 'neither' else 'neither':<16}"
               + "".join(f"{counts[judge][v]:>16}" for v in VERDICTS))
-    forced = counts["win"]["win"] + counts["loss"]["loss"]
-    judge_only = sum(counts[j][v] for j in ("win", "loss") for v in VERDICTS if v != j)
-    ours_only = sum(counts[j][v] for j in VERDICTS for v in ("win", "loss") if v != j)
-    print(f"forced results both found: {forced}; the judge's alone: {judge_only}; "
-          f"ours alone: {ours_only}")
+    forced = ("win", "loss")
+    both = sum(counts[v][v] for v in forced)
+    judge_only = sum(counts[v]["neither"] for v in forced)
+    ours_only = sum(counts["neither"][v] for v in forced)
+    opposite = counts["win"]["loss"] + counts["loss"]["win"]
+    print(f"forced results both found: {both}; the judge's alone: {judge_only}; "
+          f"ours alone: {ours_only}; opposite verdicts: {opposite}")
     if args.json:
         args.json.write_text(json.dumps({"positions": total, "limit": what, "counts": counts},
                                         indent=1) + "\n", encoding="utf-8")

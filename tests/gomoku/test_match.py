@@ -218,8 +218,12 @@ def test_each_opening_is_played_with_both_colours() -> None:
 def engines() -> Iterator[list[Engine]]:
     opened: list[Engine] = []
     yield opened
-    for engine in opened:
-        engine.quit()
+    quit_all(opened)
+
+
+def quit_all(engines: list[Engine]) -> None:
+    while engines:
+        engines.pop().quit()
 
 
 def judge(engines: list[Engine], a: EngineSpec, b: EngineSpec, **options: object):  # type: ignore[no-untyped-def]
@@ -249,6 +253,23 @@ def test_match_time_runs_out(engines: list[Engine]) -> None:
     result = judge(engines, fake("slow", 150), fake("good"), time_ms=1000,
                    match_time_ms=400, tolerance_ms=100, width=9, height=9)
     assert result.result == "0-1" and "time" in result.reason
+
+
+def test_time_odds_give_the_first_engine_its_own_times(engines: list[Engine]) -> None:
+    # 150 ms a move is too slow for 100 ms with 20 forgiven...
+    slow = fake("slow", 150)
+    result = judge(engines, slow, fake("good"), time_ms=100, tolerance_ms=20,
+                   width=9, height=9)
+    assert result.result == "0-1" and "on time" in result.reason
+    # ...but not for four times that, the other engine's time unchanged
+    quit_all(engines)
+    result = judge(engines, slow, fake("good"), time_ms=100, time_odds=4, tolerance_ms=20,
+                   width=9, height=9)
+    assert not result.errors, result.reason
+    quit_all(engines)
+    result = judge(engines, fake("good"), slow, time_ms=100, time_odds=4, tolerance_ms=20,
+                   width=9, height=9)
+    assert result.result == "1-0" and "on time" in result.reason
 
 
 def test_crash_in_mid_game(engines: list[Engine]) -> None:
@@ -520,6 +541,32 @@ def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "gridgames match:" in capsys.readouterr().err
     assert main(["match", "/nonexistent/pbrain-x", "level:1", "--games", "1"]) == 1
     assert "cannot start" in capsys.readouterr().err
+
+
+def test_cli_time_odds_reach_each_brain(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    """Each brain is told its own times: the first engine's multiplied by --time-odds."""
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    commands = [f"env FAKE_BRAIN_LOG={log} {sys.executable} {FAKE} good" for log in logs]
+    code = main(["match", *commands, "--games", "1", "--size", "9", "--time-ms", "300",
+                 "--match-time-ms", "5000", "--time-odds", "1.5"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "env's times x1.5" in out.splitlines()[0]
+    first, second = (set(log.read_text(encoding="utf-8").splitlines()) for log in logs)
+    assert {"INFO timeout_turn 450", "INFO timeout_match 7500"} <= first
+    assert {"INFO timeout_turn 300", "INFO timeout_match 5000"} <= second
+    assert not any(line.startswith("INFO timeout_turn 450") for line in second)
+
+
+def test_cli_refuses_bad_time_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="time_odds must be a number above 0, got 0"):
+        MatchConfig((fake("good"), fake("good")), time_odds=0)
+    for odds in ("0", "-2", "twice"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["match", "level:1", "level:1", "--time-odds", odds])
+        assert exit_.value.code == 2
+        assert "argument --time-odds: must be a number above 0" in capsys.readouterr().err
 
 
 def test_cli_with_command_lines_and_an_openings_file(capsys: pytest.CaptureFixture[str],

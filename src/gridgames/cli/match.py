@@ -31,7 +31,7 @@ from gridgames.gomoku.match import (
     run_match,
 )
 
-from .options import whole_number
+from .options import positive_number, whole_number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time per move in milliseconds (default 1000)")
     parser.add_argument("--match-time-ms", type=int,
                         help="time per game for each engine in milliseconds (default: none)")
+    parser.add_argument("--time-odds", type=positive_number, default=1.0,
+                        help="the first engine's times, a move's and a game's, multiplied by "
+                        "this (2: twice the second engine's time; default 1)")
     parser.add_argument("--tolerance-ms", type=int, default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
@@ -93,8 +96,9 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     return MatchConfig(
         engines=(EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1])),
         games=args.games, rule=rule, width=width, height=height, time_ms=args.time_ms,
-        match_time_ms=args.match_time_ms, tolerance_ms=args.tolerance_ms,
-        openings=openings, concurrency=args.concurrency, out_dir=args.out,
+        match_time_ms=args.match_time_ms, time_odds=args.time_odds,
+        tolerance_ms=args.tolerance_ms, openings=openings, concurrency=args.concurrency,
+        out_dir=args.out,
         sprt=Sprt.parse(args.sprt) if args.sprt else None, seed=args.seed,
     )
 
@@ -112,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     where = f", on the cluster at {args.cluster}" if args.cluster is not None else ""
     print(f"Match {a} vs {b}: {config.games} games, {config.rule.value} "
           f"{config.width}x{config.height}, {config.time_ms} ms a move"
-          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else "") + where,
+          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else "")
+          + (f", {a}'s times x{config.time_odds:g}" if config.time_odds != 1 else "") + where,
           flush=True)
 
     def progress(result: GameResult, stats: MatchStats) -> None:

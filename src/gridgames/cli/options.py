@@ -34,3 +34,24 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         return number
 
     return parse
+
+
+def positive_number(text: str) -> float:
+    """An argparse ``type=`` for a number above 0 (a fraction allowed).
+
+    >>> positive_number("1.5")
+    1.5
+    >>> positive_number("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a number above 0, got 0.0
+    >>> positive_number("twice")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a number above 0, got 'twice'
+    """
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {number}")
+    return number

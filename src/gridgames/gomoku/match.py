@@ -312,6 +312,7 @@ class MatchConfig:
     height: int = 15
     time_ms: int = 1_000
     match_time_ms: int | None = None
+    time_odds: float = 1.0  # the first engine's times are multiplied by this
     tolerance_ms: int = DEFAULT_TOLERANCE_MS
     openings: tuple[tuple[Point, ...], ...] = ()
     concurrency: int = 1
@@ -319,6 +320,27 @@ class MatchConfig:
     sprt: Sprt | None = None
     seed: int | None = None
     start_timeout_ms: int = 60_000
+
+    def __post_init__(self) -> None:
+        if not 0 < self.time_odds < math.inf:
+            raise ValueError(f"time_odds must be a number above 0, got {self.time_odds!r}")
+
+    def turn_ms(self, engine: int) -> int:
+        """The time a move of engine ``engine`` (0 or 1): the first one's times are
+        ``time_odds`` times the second's.
+
+        >>> spec = EngineSpec.parse("level:1")
+        >>> config = MatchConfig((spec, spec), time_ms=200, time_odds=2.5)
+        >>> config.turn_ms(0), config.turn_ms(1)
+        (500, 200)
+        """
+        return round(self.time_ms * self.time_odds) if engine == 0 else self.time_ms
+
+    def game_ms(self, engine: int) -> int | None:
+        """The time a game of engine ``engine`` (None: no match clock)."""
+        if self.match_time_ms is None or engine == 1:
+            return self.match_time_ms
+        return round(self.match_time_ms * self.time_odds)
 
 
 @dataclass
@@ -386,7 +408,7 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
     board.push_many(opening)
     times = [0] * len(opening)
     names = [spec.name for spec in config.engines]
-    time_left = [config.match_time_ms, config.match_time_ms]
+    time_left = [config.game_ms(0), config.game_ms(1)]
     reason = ""
     loser: int | None = None
     errors: list[str] = []
@@ -398,8 +420,8 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
         engine = engines[side]
         left = time_left[side]
         try:
-            reply = engine.play(board, _TurnLimit(config.time_ms), time_left_ms=left,
-                                match_time_ms=config.match_time_ms)
+            reply = engine.play(board, _TurnLimit(config.turn_ms(side)), time_left_ms=left,
+                                match_time_ms=config.game_ms(side))
         except IllegalEngineMoveError as error:
             loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"
         except EngineTimeoutError:
@@ -561,11 +583,11 @@ def start_engines(config: MatchConfig) -> list[Engine]:
     to start: the caller quits the engines it gets, see :func:`play_one_game`)."""
     engines: list[Engine] = []
     try:
-        for spec in config.engines:
+        for index, spec in enumerate(config.engines):
             engines.append(Engine(list(spec.argv), name=spec.name,
                                   tolerance_ms=config.tolerance_ms,
                                   start_timeout_ms=config.start_timeout_ms,
-                                  default_turn_ms=config.time_ms))
+                                  default_turn_ms=config.turn_ms(index)))
     except BaseException:
         for engine in engines:
             engine.quit()

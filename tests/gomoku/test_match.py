@@ -559,7 +559,7 @@ def test_cli_time_odds_reach_each_brain(capsys: pytest.CaptureFixture[str],
     assert not any(line.startswith("INFO timeout_turn 450") for line in second)
 
 
-def test_cli_refuses_bad_time_odds(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="time_odds must be a number above 0, got 0"):
         MatchConfig((fake("good"), fake("good")), time_odds=0)
     for odds in ("0", "-2", "twice"):

@@ -7,6 +7,7 @@ A bad value is refused by argparse itself: it prints
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 
@@ -52,6 +53,6 @@ def positive_number(text: str) -> float:
         number = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}") from None
-    if not number > 0 or number == float("inf"):
+    if not 0 < number < math.inf:
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {number}")
     return number

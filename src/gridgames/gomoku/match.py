@@ -334,13 +334,14 @@ class MatchConfig:
         >>> config.turn_ms(0), config.turn_ms(1)
         (500, 200)
         """
-        return round(self.time_ms * self.time_odds) if engine == 0 else self.time_ms
+        return self._scaled(self.time_ms, engine)
 
     def game_ms(self, engine: int) -> int | None:
         """The time a game of engine ``engine`` (None: no match clock)."""
-        if self.match_time_ms is None or engine == 1:
-            return self.match_time_ms
-        return round(self.match_time_ms * self.time_odds)
+        return None if self.match_time_ms is None else self._scaled(self.match_time_ms, engine)
+
+    def _scaled(self, ms: int, engine: int) -> int:
+        return round(ms * self.time_odds) if engine == 0 else ms
 
 
 @dataclass

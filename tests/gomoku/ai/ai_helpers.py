@@ -11,6 +11,12 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.notation import parse_renju
 
 BENCHMARKS = Path(__file__).parents[3] / "benchmarks"
+# A freestyle game of 30 moves, neither side making five.
+FREESTYLE_GAME = [
+    (7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (7, 5), (6, 4), (7, 6), (7, 4),
+    (7, 8), (7, 9), (9, 7), (10, 8), (6, 6), (5, 5), (9, 6), (10, 6), (9, 8), (9, 9),
+    (6, 7), (5, 7), (8, 4), (10, 2), (10, 7), (11, 8), (5, 9), (4, 10), (12, 9), (8, 5),
+]
 
 
 def load_benchmark(name: str) -> ModuleType:

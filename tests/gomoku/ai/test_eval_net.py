@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ai_helpers import FREESTYLE_GAME as MOVES
 from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Rule
@@ -19,22 +20,8 @@ from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.patterns import EVAL_SCALE, NET_INPUTS, eval_net, load_net
 
 fit_eval = load_benchmark("fit_eval")
+fit_choices = load_benchmark("fit_choices")
 FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
-
-# A freestyle game of 30 moves, neither side making five.
-MOVES = [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (7, 5), (6, 4), (7, 6), (7, 4),
-         (7, 8), (7, 9), (9, 7), (10, 8), (6, 6), (5, 5), (9, 6), (10, 6), (9, 8), (9, 9),
-         (6, 7), (5, 7), (8, 4), (10, 2), (10, 7), (11, 8), (5, 9), (4, 10), (12, 9), (8, 5)]
-
-
-def _inputs(pos: P.Position) -> np.ndarray:
-    """The network's inputs as the search reads them."""
-    me = int(pos.info[P.I_SIDE]) - 1
-    counts = pos.class_count
-    return np.concatenate([counts[me, 1:], counts[1 - me, 1:],
-                           [pos.info[P.I_VALUE + me] / EVAL_SCALE,
-                            pos.info[P.I_WAIT_VALUE + 1 - me] / EVAL_SCALE]])
-
 
 def _linear(pos: P.Position) -> int:
     """The linear evaluation: the side to move's sum less the other's, and the tempo."""
@@ -52,7 +39,7 @@ def test_each_rule_with_a_network_is_evaluated_by_it_on_every_position_of_a_game
     differs = 0
     for move in MOVES:
         P.make(pos, P.cell_index(pos, move))
-        expected = float(fit_eval.flat_net_logits(net, _inputs(pos)) * net[-1])
+        expected = float(fit_eval.flat_net_logits(net, fit_choices.net_inputs_of(pos)) * net[-1])
         assert abs(S.evaluate(pos) - expected) <= 1
         differs += abs(S.evaluate(pos) - _linear(pos)) > 10
     assert differs > len(MOVES) // 2
@@ -70,7 +57,7 @@ def test_the_fit_sees_the_inputs_the_search_reads() -> None:
         for side, histogram in ((0, histograms[0]), (width, histograms[1])):
             for combo, count in histogram:
                 x[0, side:side + width] += count * per_combo[combo]
-        assert np.array_equal(fit_eval.net_inputs(x, weights)[0], _inputs(pos))
+        assert np.array_equal(fit_eval.net_inputs(x, weights)[0], fit_choices.net_inputs_of(pos))
 
 
 def test_renju_has_a_network_of_its_own_and_caro_stays_linear() -> None:

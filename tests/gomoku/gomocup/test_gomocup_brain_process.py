@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from gomocup_helpers import BrainProcess
 
 from gridgames.gomoku import Board
@@ -63,6 +64,18 @@ def test_a_bad_thread_count_on_the_command_line_is_refused() -> None:
     )
     assert result.returncode == 2
     assert b"'0' is not a thread count; use 1..8" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["brain"], []])
+def test_a_bad_level_on_the_command_line_is_refused(command: list[str]) -> None:
+    module = "gridgames.cli.main" if command else "gridgames.gomoku.gomocup.brain"
+    result = subprocess.run(
+        [sys.executable, "-m", module, *command, "--level", "9"],
+        input=b"", capture_output=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert b"Traceback" not in result.stderr
+    assert b"argument --level: unknown level '9'; use 1..6" in result.stderr
 
 
 def test_time_left_is_respected(shared_brain: BrainProcess) -> None:

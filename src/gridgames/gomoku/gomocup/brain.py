@@ -835,12 +835,24 @@ def _exit_soon(sink: TextIO, after: float = 0.8) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--level", help="cap the strength at a level (1..6, 'max'); "
+    parser.add_argument("--level", type=_level_name,
+                        help="cap the strength at a level (1..6, 'max'); "
                         "default: use all the time the manager gives")
     parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
     parser.add_argument("--threads", type=_thread_count, default=1,
                         help=f"search threads, 1..{MAX_THREADS} (default 1; "
                         "INFO thread_num changes it)")
+
+
+def _level_name(text: str) -> str:
+    """Check a --level value, so that a bad one is refused before the game starts."""
+    from gridgames.gomoku.ai import get_level
+
+    try:
+        get_level(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _thread_count(text: str) -> int:

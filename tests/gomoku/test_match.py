@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import subprocess
@@ -567,6 +568,65 @@ def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
             main(["match", "level:1", "level:1", "--time-odds", odds])
         assert exit_.value.code == 2
         assert "argument --time-odds: must be a number above 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    ({"games": 0}, "games must be a whole number of 1 or more, got 0"),
+    ({"concurrency": 0}, "concurrency must be a whole number of 1 or more, got 0"),
+    ({"time_ms": -1}, "time_ms must be a whole number of 0 or more, got -1"),
+    ({"match_time_ms": 0}, "match_time_ms must be a whole number of 1 or more, got 0"),
+    ({"match_time_ms": -5}, "match_time_ms must be a whole number of 1 or more, got -5"),
+    ({"tolerance_ms": -5}, "tolerance_ms must be a whole number of 0 or more, got -5"),
+    ({"time_ms": 2.5}, "time_ms must be a whole number of 0 or more, got 2.5"),
+    ({"width": 4}, "board width 4 is out of range; allowed: 5 to 64"),
+    ({"height": 65}, "board height 65 is out of range; allowed: 5 to 64"),
+    ({"time_odds": 1e308}, "time_ms 1000 with time odds 1e\\+308 is more than"),
+    ({"match_time_ms": 3_000_000_000}, "match_time_ms 3000000000 with time odds 1 is more"),
+])
+def test_a_match_config_that_cannot_be_played_is_refused(options: dict[str, object],
+                                                         says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        MatchConfig((fake("good"), fake("good")), **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--match-time-ms", "0", "argument --match-time-ms: must be a whole number of 1 or more"),
+    ("--match-time-ms", "-5", "argument --match-time-ms: must be a whole number of 1 or more"),
+    ("--tolerance-ms", "-5", "argument --tolerance-ms: must be a whole number of 0 or more"),
+])
+def test_cli_refuses_times_no_game_can_be_played_with(
+        capsys: pytest.CaptureFixture[str], option: str, value: str, says: str) -> None:
+    """Once these were taken, and every game of the match was lost on time."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "level:1", "level:1", option, value])
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("size", "says"), [
+    (["--size", "0"], "board width 0 is out of range"),
+    (["--width", "0"], "board width 0 is out of range"),
+    (["--height", "0"], "board height 0 is out of range"),
+    (["--time-odds", "1e308"], "with time odds 1e+308 is more than the protocol's"),
+])
+def test_cli_refuses_a_zero_size_and_huge_time_odds(capsys: pytest.CaptureFixture[str],
+                                                    size: list[str], says: str) -> None:
+    """A zero size was once taken as 'not given' (a 15x15 match), huge odds a traceback."""
+    assert main(["match", "level:1", "level:1", *size]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_cli_board_size_defaults() -> None:
+    from gridgames.cli.match import add_arguments, build_config
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for options, size in [([], (15, 15)), (["--size", "9"], (9, 9)), (["--width", "9"], (9, 9)),
+                          (["--size", "12", "--width", "9"], (9, 12)),
+                          (["--width", "9", "--height", "7"], (9, 7))]:
+        config = build_config(parser.parse_args(["level:1", "level:1", *options]))
+        assert (config.width, config.height) == size, options
 
 
 def test_cli_with_command_lines_and_an_openings_file(capsys: pytest.CaptureFixture[str],

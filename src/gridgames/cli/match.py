@@ -42,16 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", default="freestyle",
                         help="freestyle, standard, renju, caro or caro-exact (default freestyle)")
     parser.add_argument("--size", type=int, help="square board size (default 15)")
-    parser.add_argument("--width", type=int, help="board width")
-    parser.add_argument("--height", type=int, help="board height")
+    parser.add_argument("--width", type=int, help="board width (default: --size)")
+    parser.add_argument("--height", type=int, help="board height (default: --size, or the width)")
     parser.add_argument("--time-ms", type=whole_number(0), default=1000,
                         help="time per move in milliseconds (default 1000)")
-    parser.add_argument("--match-time-ms", type=int,
+    parser.add_argument("--match-time-ms", type=whole_number(1),
                         help="time per game for each engine in milliseconds (default: none)")
     parser.add_argument("--time-odds", type=positive_number, default=1.0,
                         help="the first engine's times, a move's and a game's, multiplied by "
                         "this (2: twice the second engine's time; default 1)")
-    parser.add_argument("--tolerance-ms", type=int, default=1000,
+    parser.add_argument("--tolerance-ms", type=whole_number(0), default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
     parser.add_argument("--openings", type=Path,
@@ -84,8 +84,9 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     from gridgames.gomoku.gomocup.openings import load_openings
 
     rule = Rule.from_name(args.rule)
-    width = args.width or args.size or 15
-    height = args.height or args.size or width
+    size = 15 if args.size is None else args.size
+    width = size if args.width is None else args.width
+    height = (width if args.size is None else size) if args.height is None else args.height
     from gridgames.gomoku.board import check_size
 
     check_size(width, height)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, check_size
 from gridgames.gomoku.gomocup.client import (
     DEFAULT_TOLERANCE_MS,
     Engine,
@@ -56,6 +56,7 @@ from gridgames.gomoku.gomocup.client import (
     our_brain_command,
 )
 from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.gomocup.protocol import UNLIMITED_TIME
 from gridgames.gomoku.notation import format_position, parse_position
 from gridgames.gomoku.records import GameRecord, save
 from gridgames.gomoku.rules import Rule
@@ -91,6 +92,8 @@ PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 # pairs, against about 310 counted game by game (which erred in 0.8%: single games
 # overstate the noise).
 PAIRS_NEEDED = 40
+# The longest time a brain can be told (INFO values are 32-bit integers in Piskvork).
+MAX_TIME_MS = UNLIMITED_TIME
 
 
 @dataclass
@@ -322,8 +325,30 @@ class MatchConfig:
     start_timeout_ms: int = 60_000
 
     def __post_init__(self) -> None:
+        """Refuse settings no match can be played with (ValueError saying what is allowed).
+
+        >>> spec = EngineSpec.parse("level:1")
+        >>> MatchConfig((spec, spec), tolerance_ms=-5)
+        Traceback (most recent call last):
+        ...
+        ValueError: tolerance_ms must be a whole number of 0 or more, got -5
+        """
         if not 0 < self.time_odds < math.inf:
             raise ValueError(f"time_odds must be a number above 0, got {self.time_odds!r}")
+        for name, minimum in (("games", 1), ("concurrency", 1), ("time_ms", 0),
+                              ("match_time_ms", 1), ("tolerance_ms", 0)):
+            value = getattr(self, name)
+            if value is None and name == "match_time_ms":
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+                raise ValueError(f"{name} must be a whole number of {minimum} or more, "
+                                 f"got {value!r}")
+        check_size(self.width, self.height)
+        for name in ("time_ms", "match_time_ms"):
+            value = getattr(self, name)
+            if value is not None and value * max(1.0, self.time_odds) > MAX_TIME_MS:
+                raise ValueError(f"{name} {value} with time odds {self.time_odds:g} is more "
+                                 f"than the protocol's {MAX_TIME_MS} ms")
 
     def turn_ms(self, engine: int) -> int:
         """The time a move of engine ``engine`` (0 or 1): the first one's times are

@@ -16,6 +16,8 @@ OPTIONS = [
     (["match", "level:1", "level:1"], "--games", 1),
     (["match", "level:1", "level:1"], "--concurrency", 1),
     (["match", "level:1", "level:1"], "--time-ms", 0),
+    (["match", "level:1", "level:1"], "--match-time-ms", 1),
+    (["match", "level:1", "level:1"], "--tolerance-ms", 0),
     (["serve"], "--workers", 1),
     (["serve"], "--queue-limit", 1),
 ]
@@ -82,3 +84,12 @@ def test_the_minimum_itself_is_allowed(command: list[str], option: str, minimum:
     module.add_arguments(parser)
     args = parser.parse_args([*command[1:], option, str(minimum)])
     assert getattr(args, option[2:].replace("-", "_")) == minimum
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536", "http", ""])
+def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], port: str) -> None:
+    """Once a traceback from the socket: bind(): port must be 0-65535."""
+    line = refused(capsys, ["serve", f"--port={port}"])
+    shown = repr(port) if not port.lstrip("-").isdigit() else str(int(port))
+    assert line == ("gridgames serve: error: argument --port: "
+                    f"must be a port number from 0 to 65535, got {shown}")

@@ -279,3 +279,20 @@ def test_serving_on_every_address_warns(tmp_path: Path) -> None:
     quiet = subprocess.run([*gridgames_command(), "serve", "--workers", "0"],
                            capture_output=True, text=True, timeout=60)
     assert quiet.returncode == 2 and "--workers" in quiet.stderr
+
+
+def test_a_database_that_cannot_be_opened_is_reported_before_serving(tmp_path: Path) -> None:
+    """A folder or a file that is not SQLite given as --db: once a traceback and
+    'Application startup failed'; now one line naming the file and the option."""
+    not_sqlite = tmp_path / "notes.txt"
+    not_sqlite.write_text("my notes\n", encoding="utf-8")
+    for db, says in [(tmp_path, "unable to open database file"),
+                     (not_sqlite, "file is not a database")]:
+        result = subprocess.run(
+            [*gridgames_command(), "serve", "--port", str(free_port()), "--db", str(db),
+             "--workers", "1"], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result.stderr
+        assert "Traceback" not in result.stderr
+        assert f"cannot keep games in {db}: {says}. Choose another file with --db." \
+            in result.stderr
+    assert not_sqlite.read_text(encoding="utf-8") == "my notes\n"

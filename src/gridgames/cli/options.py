@@ -37,6 +37,25 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def port_number(text: str) -> int:
+    """An argparse ``type=`` for a TCP port, 0 (any free port) to 65535.
+
+    >>> port_number("8000")
+    8000
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a port number from 0 to 65535, got 99999
+    """
+    try:
+        number = int(text)
+    except ValueError:
+        number = None
+    if number is None or not 0 <= number <= 65535:
+        shown = text if number is None else number
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {shown!r}")
+    return number
+
+
 def positive_number(text: str) -> float:
     """An argparse ``type=`` for a number above 0 (a fraction allowed).
 

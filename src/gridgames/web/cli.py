@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import socket
 import sys
 from pathlib import Path
 
-from gridgames.cli.options import whole_number
+from gridgames.cli.options import port_number, whole_number
 
 NAME = "serve"
 HELP = "Start the web app (Gomoku and N-Queens in the browser)"
@@ -16,7 +17,8 @@ HELP = "Start the web app (Gomoku and N-Queens in the browser)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=port_number, default=8000,
+                        help="port to listen on, 0 to 65535 (0: any free port)")
     parser.add_argument("--db", type=Path, default=None,
                         help="SQLite file for saved games (default: in your data folder)")
     parser.add_argument("--workers", type=whole_number(1), default=min(2, os.cpu_count() or 1),
@@ -43,14 +45,38 @@ def _bind(host: str, port: int) -> socket.socket:
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
+def _database_problem(db: Path) -> str | None:
+    """Why the game database cannot be opened (a folder, not SQLite, not writable), or None."""
+    import sqlite3
+
+    from gridgames.store import GameStore
+
+    try:
+        GameStore(db).close()
+    except (OSError, sqlite3.Error) as error:
+        return str(error)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     # Bind first: a taken port is reported at once, before the slow imports.
     try:
         sock = _bind(args.host, args.port)
     except OSError as error:
+        hint = (" Is another server running there? Choose another port with --port."
+                if error.errno == errno.EADDRINUSE else "")
         print(f"gridgames: cannot listen on {args.host}:{args.port}: "
-              f"{error.strerror or error}. Is another server running there? "
-              "Choose another port with --port.", file=sys.stderr)
+              f"{error.strerror or error}.{hint}", file=sys.stderr)
+        return 1
+
+    from gridgames.store import default_path
+
+    db = args.db or default_path()
+    problem = _database_problem(db)
+    if problem is not None:
+        sock.close()
+        print(f"gridgames: cannot keep games in {db}: {problem}. Choose another file "
+              "with --db.", file=sys.stderr)
         return 1
 
     import uvicorn
@@ -58,13 +84,11 @@ def run(args: argparse.Namespace) -> int:
     from gridgames.gomoku.ai import KERNEL_GROUPS
     from gridgames.prepare import prepare, stderr_report
     from gridgames.queens.solver import KERNEL_GROUPS as QUEENS_GROUPS
-    from gridgames.store import default_path
     from gridgames.web.app import create_app
 
     # Compile here, once, before any engine worker starts (they then load the cache).
     prepare(KERNEL_GROUPS + QUEENS_GROUPS, stderr_report())
 
-    db = args.db or default_path()
     host = f"[{args.host}]" if ":" in args.host else args.host
 
     def announce() -> None:  # once the engine workers are ready: the first move is quick

@@ -10,6 +10,7 @@ from gridgames.gomoku.records import (
     RecordError,
     from_json,
     from_psq,
+    is_psq,
     load,
     save,
     to_json,
@@ -81,6 +82,36 @@ def test_save_and_load_choose_the_format(tmp_path):
 def test_bad_json_records_say_what_is_wrong(text, message):
     with pytest.raises(RecordError, match=message):
         from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not a JSON record, nor a .psq file .*'Piskvorky 15x15, 0:0, 0'.*: it is empty"),
+        ("15,15\n8,8,0\n", r"nor a .psq file .*: it begins '15,15\\n8,8,0'"),
+        ("{nonsense", "not a JSON record: Expecting property name"),
+        ("[" * 100_000, "not a JSON record: it is nested too deeply"),
+        ('{"a": ' * 5000 + "1" + "}" * 5000, "not a JSON record: it is nested too deeply"),
+    ],
+)
+def test_text_that_is_no_record_says_what_is_allowed(tmp_path, text, message):
+    """Deep nesting was once a RecursionError (a traceback, a 500 from the web import)."""
+    with pytest.raises(RecordError, match=message):
+        from_json(text)
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecordError, match=message):
+        load(path)
+
+
+def test_records_with_a_byte_order_mark_are_read(tmp_path):
+    board = finished_game(Rule.FREESTYLE)
+    record = GameRecord.from_board(board)
+    for name, text in [("game.psq", to_psq(record)), ("game.json", to_json(record))]:
+        assert is_psq(text) == name.endswith(".psq")
+        (tmp_path / name).write_text("\ufeff" + text, encoding="utf-8")
+        assert is_psq("\ufeff" + text) == name.endswith(".psq")
+        assert load(tmp_path / name).moves == record.moves
 
 
 def test_bad_psq_records_say_what_is_wrong(tmp_path):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import GAMES, new_game, play, player, wait_for
+from web_helpers import GAMES, created, new_game, play, player, wait_for
 
 from gridgames.gomoku.ai import MAX_LEVEL
 
@@ -257,9 +257,16 @@ def test_import_continues_against_the_computer(client: TestClient) -> None:
 @pytest.mark.parametrize("text", [
     "", "hello", "Piskvorky 9x9, 0:0, 0\n5,5,0\n5,5,0\n", "Piskvorky 99x99, 0:0, 0\n",
     '{"width": 9, "moves": [[1, 1], [1, 1]]}', '{"width": 9, "moves": "e5"}', "[1, 2]",
+    "[" * 100_000,  # nested too deeply for the JSON reader: once a 500
 ])
 def test_import_bad_records(client: TestClient, text: str) -> None:
     assert_error(client.post(f"{GAMES}/import", json={"text": text}), 422, "bad_record")
+
+
+def test_import_a_psq_file_with_a_byte_order_mark(client: TestClient) -> None:
+    text = "\ufeffPiskvorky 9x9, 0:0, 0\n5,5,0\n6,6,0\n"
+    game = created(client.post(f"{GAMES}/import", json={"text": text}))
+    assert game["moves"] == [[4, 4], [5, 5]]
 
 
 # -- N-Queens ----------------------------------------------------------------------

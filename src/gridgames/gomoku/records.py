@@ -26,6 +26,8 @@ from gridgames.gomoku.board import Board, Color, Point, check_size
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+# A byte-order mark, which Windows editors put at the start of a UTF-8 file.
+_BOM = "\ufeff"
 
 
 class RecordError(ValueError):
@@ -81,10 +83,19 @@ def to_json(record: GameRecord) -> str:
 
 def from_json(text: str) -> GameRecord:
     """Read a JSON record; raises RecordError saying what was wrong."""
+    text = text.removeprefix(_BOM)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"not a JSON record: {error}") from None
+        if text.lstrip()[:1] in ("{", "["):
+            raise RecordError(f"not a JSON record: {error}") from None
+        begins = f"it begins {text.strip()[:40]!r}" if text.strip() else "it is empty"
+        raise RecordError(
+            "not a JSON record, nor a .psq file (whose first line looks like "
+            f"'Piskvorky 15x15, 0:0, 0'): {begins}"
+        ) from None
+    except RecursionError:
+        raise RecordError("not a JSON record: it is nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("a JSON record must be an object with width, height, rule and moves")
     try:
@@ -118,6 +129,15 @@ def from_json(text: str) -> GameRecord:
     return record
 
 
+def is_psq(text: str) -> bool:
+    """Whether ``text`` is a ``.psq`` file rather than a JSON record (by its first line).
+
+    >>> is_psq("Piskvorky 15x15, 0:0, 0"), is_psq('{"width": 15}')
+    (True, False)
+    """
+    return text.removeprefix(_BOM).lstrip().startswith("Piskvorky")
+
+
 _PSQ_HEADER = re.compile(r"Piskvorky (\d+)x(\d+),\s*(-?\d+):(-?\d+),\s*(\d+)")
 _PSQ_MOVE = re.compile(r"(-?\d+),(-?\d+)(?:,(-?\d+))?")
 
@@ -136,7 +156,7 @@ def to_psq(record: GameRecord) -> str:
 
 def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     """Read a ``.psq`` file (the rule is not stored in the format, so it is given)."""
-    lines = [line.strip() for line in text.splitlines()]
+    lines = [line.strip() for line in text.removeprefix(_BOM).splitlines()]
     while lines and not lines[0]:
         lines.pop(0)
     if not lines:
@@ -185,7 +205,7 @@ def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise RecordError(f"cannot read {path}: not a UTF-8 text file") from None
-    if text.lstrip().startswith("Piskvorky"):
+    if is_psq(text):
         return from_psq(text, rule)
     return from_json(text)
 

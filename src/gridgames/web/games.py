@@ -19,7 +19,14 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
-from gridgames.gomoku.records import GameRecord, from_json, from_psq, to_json, to_psq
+from gridgames.gomoku.records import (
+    GameRecord,
+    from_json,
+    from_psq,
+    is_psq,
+    to_json,
+    to_psq,
+)
 from gridgames.store import GameNotFoundError, GameStore, StoredGame
 from gridgames.web.engine import BACKGROUND, MOVE, EnginePool, Searched
 
@@ -167,7 +174,7 @@ class GomokuService:
                       token_hash: str = "",
                       level: int, time_ms: int | None) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content)."""
-        if text.lstrip().startswith("Piskvorky"):
+        if is_psq(text):
             record = from_psq(text, rule or Rule.FREESTYLE)
         else:
             record = from_json(text)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 
 import pexpect
 import pytest
@@ -195,3 +197,23 @@ def test_count_command() -> None:
     result = run("count", "--n", "8")
     assert result.returncode == 0
     assert result.stdout.startswith("92 solutions for the 8×8 board (counted in")
+
+
+@pytest.mark.parametrize("args", [["count", "--n", "22"], ["solve", "--n", "10000000"]])
+def test_ctrl_c_stops_a_long_count_or_solve_at_once(args: list[str]) -> None:
+    """Both run in one compiled call, where Python never saw Ctrl+C: a count of a
+    large board went on for hours after it."""
+    from gridgames.queens import warm_up
+
+    warm_up()  # compiled (on a fresh machine) before the command starts, not during it
+    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=60)
+    if args[0] == "count":
+        child.expect("Ctrl\\+C stops it")
+    time.sleep(1.5)  # well into the compiled call
+    child.sendintr()
+    pressed = time.monotonic()
+    child.expect(pexpect.EOF, timeout=10)
+    child.close()
+    assert time.monotonic() - pressed < 5
+    assert child.signalstatus == signal.SIGINT
+    assert "Traceback" not in (child.before or "")

@@ -15,10 +15,13 @@ spaces or semicolons; an empty string means no fixed queens.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import signal
 import string
 import sys
 import time
+from collections.abc import Iterator
 from typing import NoReturn
 
 from gridgames.prepare import stderr_report
@@ -222,7 +225,8 @@ def run_solve(args: argparse.Namespace) -> int:
         raise InputError(_describe_bad_fixed(error, n)) from None
     warm_up(stderr_report("the queens solver"))
     start = time.perf_counter()
-    solution = solve(n, fixed, seed=seed)
+    with _ctrl_c_stops_at_once():
+        solution = solve(n, fixed, seed=seed)
     elapsed = format_seconds(time.perf_counter() - start)
     queens = f"{len(fixed)} fixed queen{'s' if len(fixed) != 1 else ''}"
     if solution is None:
@@ -238,6 +242,25 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         print(" ".join(format_square(square, n) for square in solution))
     return 0
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops_at_once() -> Iterator[None]:
+    """Let Ctrl+C end the process at once during one long compiled call.
+
+    Python acts on Ctrl+C only between bytecodes, never inside a compiled kernel, so a
+    count or a solve of a large board went on as if Ctrl+C had not been pressed; here
+    there is nothing to save, and the signal's default action ends the process.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except ValueError:  # not the main thread: leave the handling as it is
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _describe_bad_fixed(error: ValueError, n: int) -> str:
@@ -258,8 +281,13 @@ def run_count(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         return _count_on_cluster(n, args.cluster, args.cluster_ship)
     warm_up(stderr_report("the queens solver"))
+    if n > MAX_PLAY_COUNT_N:
+        print(f"counting the {n}×{n} board takes long (each size up takes about seven times "
+              f"as long as the one before; {MAX_PLAY_COUNT_N}: about 5 s); Ctrl+C stops it",
+              file=sys.stderr, flush=True)
     start = time.perf_counter()
-    count = count_solutions(n)
+    with _ctrl_c_stops_at_once():
+        count = count_solutions(n)
     elapsed = format_seconds(time.perf_counter() - start)
     print(
         f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board (counted in {elapsed})"

@@ -272,6 +272,24 @@ def test_impossible_info_is_reported_at_the_next_command(talk: Talk, info: str,
     assert len(talk("INFO timeout_turn 0", "TURN 7,7")) == 1  # reported once, then serving
 
 
+def test_huge_info_values_are_no_limit_rather_than_a_failed_search(talk: Talk) -> None:
+    """max_node past the engine's 64-bit counters once failed every move
+    (ERROR TURN failed: OverflowError; over the pipes, an instant move instead of a search)."""
+    huge = "9" * 30
+    assert talk("START 15", "INFO timeout_turn 150", f"INFO max_node {huge}",
+                f"INFO max_depth {huge}", f"INFO timeout_match {huge}",
+                f"INFO time_left {huge}") == ["OK"]
+    brain: Brain = talk.brain  # type: ignore[attr-defined]
+    assert (brain.max_nodes, brain.max_depth) == (None, None)
+    assert brain.timeout_match == brain.time_left == 2147483647
+    (reply,) = talk("TURN 7,7")
+    assert brain.board is not None and brain.board.move_stack[-1] == parse_xy(reply)
+    assert talk(f"INFO timeout_turn {huge}") == []
+    assert brain.timeout_turn == 2147483647
+    assert talk("INFO timeout_turn 100", "INFO max_node 3000") == []
+    assert brain.max_nodes == 3000
+
+
 def test_pending_error_on_board_comes_after_done(talk: Talk) -> None:
     quick(talk)
     talk("INFO rule 77")

@@ -75,6 +75,9 @@ DEFAULT_TURN_MS = 5_000
 MIN_MEMORY = 64 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
+# The largest max_depth and max_node taken as limits (the engine's counters are 64-bit);
+# a larger one is no limit, as 0 is.
+MAX_SEARCH_LIMIT = 1 << 48
 # Forking the search and passing its reply back, per move.
 PROCESS_OVERHEAD_MS = 15
 # How long START waits for the search's kernels (a first run compiles them); after
@@ -683,6 +686,8 @@ class Brain:
     def _set_info(self, key: str, value: str) -> None:
         if key in ("timeout_turn", "timeout_match", "max_memory"):
             number = parse_int(value, key)
+            if key != "max_memory":
+                number = min(number, UNLIMITED_TIME)  # more is as good as unlimited
             if number < 0:
                 raise CommandError(f"{key} must be 0 or more")
             if key == "max_memory" and 0 < number < MIN_MEMORY:
@@ -695,7 +700,8 @@ class Brain:
                 raise CommandError(f"thread_num must be 1..{MAX_THREADS}")
             self.threads = number
         elif key == "time_left":
-            self.time_left = parse_int(value, key)  # may be negative: then play at once
+            # may be negative: then play at once; more than UNLIMITED_TIME is unlimited
+            self.time_left = min(parse_int(value, key), UNLIMITED_TIME)
         elif key == "game_type":
             self.game_type = parse_int(value, key)
         elif key == "rule":
@@ -706,8 +712,9 @@ class Brain:
                 raise CommandError(str(error)) from None
             self._set_rule(rule)
         elif key in ("max_depth", "max_node"):
+            # The engine keeps its limits in 64-bit integers: a larger one means no limit.
             number = parse_int(value, key)
-            limit = number if number > 0 else None
+            limit = number if 0 < number <= MAX_SEARCH_LIMIT else None
             if key == "max_depth":
                 self.max_depth = limit
             else:

@@ -104,6 +104,10 @@ def test_plot_without_matplotlib_says_how_to_install_it(psq, tmp_path):
     (["h8i9", "--depth", "0"], "argument --depth: must be a whole number of 1 or more, got 0"),
     (["h8i9", "--depth", "deep"],
      "argument --depth: must be a whole number of 1 or more, got 'deep'"),
+    # once tracebacks: a board size out of range, and an empty RECORD read as the folder '.'
+    (["h8i9", "--size", "4"], "--size 4: board width 4 is out of range; allowed: 5 to 64"),
+    (["h8i9", "--size", "0"], "--size 0: board width 0 is out of range; allowed: 5 to 64"),
+    ([""], "RECORD is empty: give a .psq or JSON record file, or a position string"),
 ])
 def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     result = run(*args, cwd=tmp_path)

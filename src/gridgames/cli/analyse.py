@@ -58,6 +58,9 @@ class UsageError(Exception):
 
 def read_game(text: str, rule: Rule | None, size: int) -> Board:
     """The game of a record file or a position string."""
+    if not text.strip():
+        raise UsageError("RECORD is empty: give a .psq or JSON record file, or a position "
+                         "string such as h8i9j10")
     path = Path(text)
     if path.exists() or path.suffix.lower() in (".psq", ".json"):
         try:
@@ -69,7 +72,10 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
             raise UsageError(f"cannot read the record {text}: {error}") from None
     from gridgames.gomoku.notation import parse_position
 
-    board = Board(size, rule=rule or Rule.FREESTYLE)
+    try:
+        board = Board(size, rule=rule or Rule.FREESTYLE)
+    except ValueError as error:
+        raise UsageError(f"--size {size}: {error}") from None
     try:
         moves = parse_position(text, size, size)
     except ValueError as error:

@@ -113,6 +113,17 @@ def test_unknown_game(client: TestClient) -> None:
         pass
 
 
+def test_websocket_ignores_what_the_client_sends(client: TestClient) -> None:
+    """A binary frame once ended the handler with KeyError: 'text' (a server traceback)."""
+    game_id = new_game(client)["id"]
+    with client.websocket_connect(f"{GAMES}/{game_id}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_bytes(b"\xff\x00binary")
+        ws.send_text("hello")
+        play(client, game_id, 4, 4)
+        assert ws.receive_json()["game"]["moves"] == [[4, 4]]
+
+
 # -- the computer ----------------------------------------------------------------
 
 

@@ -222,8 +222,9 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
 
     sender = asyncio.create_task(send_updates())
     try:
-        while True:
-            await websocket.receive_text()
+        # What the client sends, text or binary, is ignored; only its leaving matters.
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
     except WebSocketDisconnect:
         pass
     finally:

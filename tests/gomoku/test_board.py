@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, Outcome, Rule
@@ -133,9 +134,25 @@ def test_refusals_say_why():
         board.push((15, 0))
     with pytest.raises(IllegalMoveError, match="off the board"):
         board.push((-1, 3))
-    with pytest.raises(IllegalMoveError, match="off the board"):
+    with pytest.raises(IllegalMoveError, match=r"'h8' is not a point: a point is a pair of "
+                       r"integers \(x, y\), x 0 to 14 and y 0 to 14"):
         board.push("h8")  # type: ignore[arg-type]
+    for not_a_point in [(7.5, 3), (True, 1), None, (1, 2, 3)]:
+        with pytest.raises(IllegalMoveError, match="is not a point"):
+            board.push(not_a_point)  # type: ignore[arg-type]
     assert isinstance(IllegalMoveError("x"), ValueError)
+
+
+def test_numpy_integers_are_points():
+    """(np.int64(3), np.int64(4)) was once refused as 'off the board'."""
+    board = Board(15)
+    point = (np.int64(3), np.int64(4))
+    assert board.contains(point) and board.is_legal(point)
+    board.push(point)  # type: ignore[arg-type]
+    assert board.move_stack == [(3, 4)] and type(board.move_stack[0][0]) is int
+    assert board[point] is Color.BLACK  # type: ignore[index]
+    with pytest.raises(IllegalMoveError, match=r"\(15, 0\) is off the board"):
+        board.push((np.int32(15), np.int32(0)))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("width", "height"), [(4, 15), (15, 65), (0, 0), (5.0, 5)])

@@ -16,6 +16,7 @@ gridgames.gomoku.board.IllegalMoveError: a15 is not playable: the game is over (
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -132,13 +133,8 @@ class Board:
         return self.outcome() is not None
 
     def contains(self, point: object) -> bool:
-        return (
-            isinstance(point, tuple)
-            and len(point) == 2
-            and all(isinstance(c, int) and not isinstance(c, bool) for c in point)
-            and 0 <= point[0] < self.width
-            and 0 <= point[1] < self.height
-        )
+        xy = as_point(point)
+        return xy is not None and 0 <= xy[0] < self.width and 0 <= xy[1] < self.height
 
     # -- legality ------------------------------------------------------------
 
@@ -159,12 +155,18 @@ class Board:
 
     def illegal_reason(self, point: object) -> str | None:
         """Why ``point`` cannot be played now, or ``None`` if it can."""
-        if not self.contains(point):
+        xy = as_point(point)
+        if xy is None:
             return (
-                f"{point!r} is off the board; x must be 0 to {self.width - 1} "
+                f"{point!r} is not a point: a point is a pair of integers (x, y), "
+                f"x 0 to {self.width - 1} and y 0 to {self.height - 1}"
+            )
+        if not self.contains(xy):
+            return (
+                f"{xy!r} is off the board; x must be 0 to {self.width - 1} "
                 f"and y 0 to {self.height - 1}"
             )
-        assert isinstance(point, tuple)
+        point = xy
         name = self.point_name(point)
         outcome = self.outcome()
         if outcome is not None:
@@ -197,7 +199,7 @@ class Board:
         reason = self.illegal_reason(point)
         if reason is not None:
             raise IllegalMoveError(reason)
-        x, y = point
+        x, y = as_point(point)  # type: ignore[misc]  # a point: illegal_reason said so
         self.grid[y + 1, x + 1] = self.to_move
         self.move_stack.append((x, y))
         self._outcomes.append(self._judge(x, y))
@@ -304,12 +306,28 @@ class Board:
         return "\n".join(rows)
 
     def _on_board(self, point: Point) -> Point:
-        if not self.contains(point):
-            raise IllegalMoveError(
-                f"{point!r} is off the board; x must be 0 to {self.width - 1} "
-                f"and y 0 to {self.height - 1}"
-            )
-        return point
+        xy = as_point(point)
+        if xy is None or not self.contains(xy):
+            raise IllegalMoveError(self.illegal_reason(point) or "")
+        return xy
+
+
+def as_point(point: object) -> Point | None:
+    """``point`` as a pair of plain ints, or ``None`` if it is not a pair of integers.
+
+    Integers of other types, such as numpy's, are taken at their value:
+
+    >>> as_point((np.int64(3), 4)), as_point((3.0, 4)), as_point("h8"), as_point((True, 1))
+    ((3, 4), None, None, None)
+    """
+    if not isinstance(point, tuple) or len(point) != 2:
+        return None
+    if any(isinstance(c, bool | np.bool_) for c in point):
+        return None
+    try:
+        return operator.index(point[0]), operator.index(point[1])
+    except TypeError:
+        return None
 
 
 def replay(moves: Iterable[Point], width: int = 15, height: int | None = None,

@@ -179,6 +179,8 @@ def test_a_size_without_any_solution_is_not_blamed_on_queens() -> None:
         (["solve", "--n", "8", "--fixed", "9,1"], "row 9 is off the board"),
         (["solve", "--n", "8", "--fixed", "1,1 1,1"], "given twice"),
         (["solve", "--n", "8", "--fixed", "x"], "'x' is not a square"),
+        (["solve", "--n", "8", "--seed", "-1"], "seed must be a whole number of 0 or more"),
+        (["solve", "--n", "8", "--seed", "1.5"], "seed must be a whole number of 0 or more"),
         (["solve"], "the following arguments are required: --n"),
         (["count", "--n", "-2"], "board size must be between 1 and 62"),
         (["--n", "99"], "board size must be between 1 and 26"),

@@ -132,6 +132,17 @@ def test_invalid_input(n: int, fixed: list[tuple[int, int]], message: str | None
         solve(n, fixed)
 
 
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", None, True])
+def test_a_bad_seed_is_refused_by_name(seed: object) -> None:
+    """A negative seed was once numpy's 'expected non-negative integer' (a traceback from
+    gridgames queens solve --seed -1), a fraction its TypeError about SeedSequence."""
+    with pytest.raises(ValueError, match="seed must be a whole number of 0 or more, not"):
+        solve(8, seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seed must be a whole number of 0 or more, not"):
+        hint(Placement(8), seed=seed)  # type: ignore[arg-type]
+    assert solve(8, seed=2**70) is not None  # any size of whole number
+
+
 def test_hint_keeps_board_completable() -> None:
     rng = random.Random(3)
     for _ in range(40):

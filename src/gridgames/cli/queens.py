@@ -218,7 +218,9 @@ def run_solve(args: argparse.Namespace) -> int:
     try:
         seed = int(args.seed)
     except ValueError:
-        raise InputError(f"seed must be a whole number, not {args.seed!r}") from None
+        seed = -1
+    if seed < 0:
+        raise InputError(f"seed must be a whole number of 0 or more, not {args.seed!r}")
     try:
         Placement.from_queens(n, fixed)
     except ValueError as error:

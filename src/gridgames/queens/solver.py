@@ -415,6 +415,8 @@ def solve(n: int, fixed: Iterable[Square] = (), *, seed: int = DEFAULT_SEED) -> 
     """
     n = check_size(n)
     pinned = check_fixed(n, fixed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"seed must be a whole number of 0 or more, not {seed!r}")
     if len(pinned) == n:
         return pinned
     row_free = np.ones(n, np.bool_)

@@ -36,9 +36,15 @@ def test_limit_for_caps_time() -> None:
     assert get_level(3).limit_for(250) == Limit(time_ms=250, nodes=8_000, depth=4)
 
 
-def test_limit_rejects_negative_values() -> None:
+def test_limit_rejects_values_no_search_can_take() -> None:
     with pytest.raises(ValueError, match="time_ms"):
         Limit(time_ms=-1)
+    # past the search's 64-bit counters: refused by name, not an OverflowError from a kernel
+    with pytest.raises(ValueError, match=r"Limit\.nodes must be a whole number from 0 to 2\*\*48"):
+        Limit(nodes=10**23)
+    with pytest.raises(ValueError, match="depth"):
+        Limit(depth=True)
+    assert Limit(nodes=2**48).nodes == 2**48
 
 
 @pytest.mark.parametrize(

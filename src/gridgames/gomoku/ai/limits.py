@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 Point = tuple[int, int]
+# The largest limit taken: the search counts in 64-bit integers, and no search comes
+# near this many nodes or milliseconds (nine thousand years).
+MAX_LIMIT = 2**48
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,10 @@ class Limit:
     Limit(time_ms=500, nodes=None, depth=None)
     >>> Limit(depth=0).is_greedy
     True
+    >>> Limit(nodes=2**49)
+    Traceback (most recent call last):
+    ...
+    ValueError: Limit.nodes must be a whole number from 0 to 2**48, or None; got 562949953421312
     """
 
     time_ms: int | None = None
@@ -27,8 +34,10 @@ class Limit:
     def __post_init__(self) -> None:
         for name in ("time_ms", "nodes", "depth"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"Limit.{name} must be a non-negative int or None, got {value!r}")
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or not 0 <= value <= MAX_LIMIT):
+                raise ValueError(f"Limit.{name} must be a whole number from 0 to 2**48, "
+                                 f"or None; got {value!r}")
 
     @property
     def is_greedy(self) -> bool:

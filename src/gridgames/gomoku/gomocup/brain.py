@@ -75,9 +75,9 @@ DEFAULT_TURN_MS = 5_000
 MIN_MEMORY = 64 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
-# The largest max_depth and max_node taken as limits (the engine's counters are 64-bit);
-# a larger one is no limit, as 0 is.
-MAX_SEARCH_LIMIT = 1 << 48
+# The largest max_depth and max_node taken as limits, the most a Limit takes (ai.limits
+# MAX_LIMIT, not imported here: the engine loads later); a larger one is no limit, as 0 is.
+MAX_SEARCH_LIMIT = 2**48
 # Forking the search and passing its reply back, per move.
 PROCESS_OVERHEAD_MS = 15
 # How long START waits for the search's kernels (a first run compiles them); after

@@ -341,6 +341,8 @@ def test_print_a_loaded_psq_game(tmp_path):
     (["--symbols", "oo"], "the two players need different symbols"),
     (["--symbols", "o"], "give exactly two characters"),
     (["--time", "0"], "--time 0 is out of range"),
+    (["--pause", "inf"], "--pause inf is out of range; allowed: 0 to 60 seconds"),
+    (["--pause", "-1"], "--pause -1 is out of range"),
 ])
 def test_bad_options(capsys, args, message):
     assert main(["play", *args, "--print"]) == 2

@@ -167,7 +167,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             raise ValueError(f"--symbols {args.symbols!r}: {problem}")
         settings.symbols = (args.symbols[0], args.symbols[1])
     if args.pause is not None:
-        settings.pause = max(0.0, args.pause)
+        if not 0 <= args.pause <= 60:
+            raise ValueError(f"--pause {args.pause:g} is out of range; allowed: 0 to 60 seconds")
+        settings.pause = args.pause
     return settings
 
 

@@ -224,7 +224,7 @@ def test_board_with_a_five_already(talk: Talk) -> None:
     own = [(0, 0), (0, 2), (0, 4), (14, 14), (14, 12)]
     other = [(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)]
     (reply,) = talk("BOARD", *board_lines(own, other), "DONE")
-    assert reply.startswith("ERROR") and "over" in reply
+    assert reply.startswith("ERROR BOARD: ") and "over" in reply
 
 
 def test_board_without_done(talk: Talk) -> None:

@@ -201,7 +201,8 @@ class Brain:
         except Interrupted:
             self.finished = True
         except (CommandError, ProtocolError) as error:
-            self.write(_one_line(f"ERROR {command} {_clip(args)}: {error}"))
+            said = f"{command} {_clip(args)}".strip()
+            self.write(_one_line(f"ERROR {said}: {error}"))
         except Exception as error:  # a bug must not end the game: report it and go on
             self.write(_one_line(f"ERROR {command} failed: {error!r}"))
 

@@ -10,6 +10,7 @@ import gridgames
 SRC = Path(gridgames.__file__).parent
 FORBIDDEN_FOR_CORE = {
     "gridgames.cli", "gridgames.web", "gridgames.store", "gridgames.gomoku.match",
+    "gridgames.gomoku.tournament",
     "gridgames.gomoku.gomocup", "fastapi", "starlette", "uvicorn", "pydantic", "sqlite3",
     "sqlalchemy", "argparse", "curses", "readline", "pexpect", "httpx",
 }
@@ -28,7 +29,7 @@ def imported_modules(path: Path) -> set[str]:
 
 def core_files() -> list[Path]:
     files = [p for p in (SRC / "gomoku").rglob("*.py")
-             if "gomocup" not in p.parts and p.name != "match.py"]
+             if "gomocup" not in p.parts and p.name not in ("match.py", "tournament.py")]
     return files + list((SRC / "queens").rglob("*.py"))
 
 

@@ -18,11 +18,14 @@ OPTIONS = [
     (["match", "level:1", "level:1"], "--time-ms", 0),
     (["match", "level:1", "level:1"], "--match-time-ms", 1),
     (["match", "level:1", "level:1"], "--tolerance-ms", 0),
+    (["tournament", "level:1", "level:2"], "--games", 1),
+    (["tournament", "level:1", "level:2"], "--concurrency", 1),
     (["serve"], "--workers", 1),
     (["serve"], "--queue-limit", 1),
 ]
 # where each command's options are declared
 MODULES = {"analyse": "gridgames.cli.analyse", "match": "gridgames.cli.match",
+           "tournament": "gridgames.cli.tournament",
            "serve": "gridgames.web.cli"}
 
 

@@ -23,6 +23,8 @@ SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
      "gridgames.cli.brain"),
     ("match", "Play a match between two engines (ours at a level, or any Gomocup brain)",
      "gridgames.cli.match"),
+    ("tournament", "A round robin of engines (ours at levels, or any Gomocup brains), "
+     "with standings", "gridgames.cli.tournament"),
     ("analyse", "Review a game: each move's score, the better move, labels and accuracy",
      "gridgames.cli.analyse"),
 )

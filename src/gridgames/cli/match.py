@@ -15,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from gridgames.gomoku.gomocup import EngineError
 from gridgames.gomoku.match import (
@@ -39,6 +40,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="level:N, level:max, or a brain's command line (quoted)")
     parser.add_argument("--games", type=whole_number(1), default=10,
                         help="number of games (default 10)")
+    add_game_options(parser)
+    parser.add_argument("--time-odds", type=positive_number, default=1.0,
+                        help="the first engine's times, a move's and a game's, multiplied by "
+                        "this (2: twice the second engine's time; default 1)")
+    parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop early once a hypothesis "
+                        "is accepted (alpha and beta default to 0.05)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games as tasks on the Ray cluster at ADDRESS (HEAD:PORT, "
+                        "or auto for the one running here); --concurrency is then the "
+                        "cluster's CPUs. Needs: pip install 'gridgames[cluster]'")
+    parser.add_argument("--cluster-ship", action="store_true",
+                        help="send this gridgames to the cluster's nodes through Ray's runtime "
+                        "environment, for nodes where it is not installed")
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the games themselves, shared with ``gridgames tournament``."""
     parser.add_argument("--rule", default="freestyle",
                         help="freestyle, standard, renju, caro or caro-exact (default freestyle)")
     parser.add_argument("--size", type=int, help="square board size (default 15)")
@@ -48,9 +66,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time per move in milliseconds (default 1000)")
     parser.add_argument("--match-time-ms", type=whole_number(1),
                         help="time per game for each engine in milliseconds (default: none)")
-    parser.add_argument("--time-odds", type=positive_number, default=1.0,
-                        help="the first engine's times, a move's and a game's, multiplied by "
-                        "this (2: twice the second engine's time; default 1)")
     parser.add_argument("--tolerance-ms", type=whole_number(0), default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
@@ -62,16 +77,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games played at once (default 1)")
     parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
                         help="directory for one .psq record per game")
-    parser.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop early once a hypothesis "
-                        "is accepted (alpha and beta default to 0.05)")
     parser.add_argument("--seed", type=int, help="seed for the order of the openings")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="play the games as tasks on the Ray cluster at ADDRESS (HEAD:PORT, "
-                        "or auto for the one running here); --concurrency is then the "
-                        "cluster's CPUs. Needs: pip install 'gridgames[cluster]'")
-    parser.add_argument("--cluster-ship", action="store_true",
-                        help="send this gridgames to the cluster's nodes through Ray's runtime "
-                        "environment, for nodes where it is not installed")
 
 
 def build_config(args: argparse.Namespace) -> MatchConfig:
@@ -80,28 +86,41 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     ``args`` comes from the parser of :func:`add_arguments`, whose option types have
     already refused a --games, --time-ms or --concurrency below its minimum.
     """
+    engines = (EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1]))
+    return game_config(args, engines, args.games, time_odds=args.time_odds,
+                       sprt=Sprt.parse(args.sprt) if args.sprt else None)
+
+
+def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec], games: int,
+                **more: Any) -> MatchConfig:
+    """A match of ``games`` between ``engines`` under the options of
+    :func:`add_game_options` (and ``more`` of MatchConfig's fields); raises ValueError
+    saying what is wrong."""
     from gridgames.gomoku import Rule
+    from gridgames.gomoku.board import check_size
     from gridgames.gomoku.gomocup.openings import load_openings
 
     rule = Rule.from_name(args.rule)
     size = 15 if args.size is None else args.size
     width = size if args.width is None else args.width
     height = (width if args.size is None else size) if args.height is None else args.height
-    from gridgames.gomoku.board import check_size
-
     check_size(width, height)
     if args.openings is not None:
         openings = read_openings(load_openings(args.openings), width, height, rule)
     else:
         openings = default_opening_moves(width, height, rule)
     return MatchConfig(
-        engines=(EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1])),
-        games=args.games, rule=rule, width=width, height=height, time_ms=args.time_ms,
-        match_time_ms=args.match_time_ms, time_odds=args.time_odds,
+        engines=engines, games=games, rule=rule, width=width, height=height,
+        time_ms=args.time_ms, match_time_ms=args.match_time_ms,
         tolerance_ms=args.tolerance_ms, openings=openings, concurrency=args.concurrency,
-        out_dir=args.out,
-        sprt=Sprt.parse(args.sprt) if args.sprt else None, seed=args.seed,
+        out_dir=args.out, seed=args.seed, **more,
     )
+
+
+def settings_line(config: MatchConfig) -> str:
+    """The games' settings for a header line: rule, board and times."""
+    return (f"{config.rule.value} {config.width}x{config.height}, {config.time_ms} ms a move"
+            + (f", {config.match_time_ms} ms a game" if config.match_time_ms else ""))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,9 +134,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     a, b = (spec.name for spec in config.engines)
     where = f", on the cluster at {args.cluster}" if args.cluster is not None else ""
-    print(f"Match {a} vs {b}: {config.games} games, {config.rule.value} "
-          f"{config.width}x{config.height}, {config.time_ms} ms a move"
-          + (f", {config.match_time_ms} ms a game" if config.match_time_ms else "")
+    print(f"Match {a} vs {b}: {config.games} games, {settings_line(config)}"
           + (f", {a}'s times x{config.time_odds:g}" if config.time_odds != 1 else "") + where,
           flush=True)
 

@@ -59,12 +59,13 @@ def pairings(count: int) -> list[tuple[int, int]]:
 def ratings(points: Sequence[Sequence[float]], games: Sequence[Sequence[int]],
             prior_draws: int = PRIOR_DRAWS) -> list[float]:
     """Elo ratings averaging zero, fitted by maximum likelihood (Hunter's MM steps) to
-    ``points[i][j]``, what engine i scored in ``games[i][j]`` games against j."""
+    ``points[i][j]``, what engine i scored in ``games[i][j]`` games against j, with
+    ``prior_draws`` (one or more) drawn games added to every pairing played."""
     n = len(points)
-    played = [[games[i][j] + (prior_draws if i != j and games[i][j] else 0) for j in range(n)]
-              for i in range(n)]
-    scored = [sum(points[i][j] + (prior_draws / 2 if played[i][j] != games[i][j] else 0)
-                  for j in range(n)) for i in range(n)]
+    # every pairing played gets its drawn games more
+    added = [[prior_draws if i != j and games[i][j] else 0 for j in range(n)] for i in range(n)]
+    played = [[games[i][j] + added[i][j] for j in range(n)] for i in range(n)]
+    scored = [sum(points[i][j] + added[i][j] / 2 for j in range(n)) for i in range(n)]
     strength = [1.0] * n
     for _ in range(10_000):
         new = []

@@ -109,6 +109,10 @@ def test_unknown_game(client: TestClient) -> None:
     assert_error(client.get(f"{missing}/record"), 404, "not_found")
     assert_error(client.delete(missing), 404, "not_found")
     assert_error(client.get("/api/no/such/route"), 404, "not_found")
+    # a long id is not echoed back whole
+    long = client.get(f"{GAMES}/{'x' * 5000}")
+    assert_error(long, 404, "not_found")
+    assert long.json()["detail"] == f"there is no game '{'x' * 40}'..."
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{missing}/ws"):
         pass
 

@@ -194,7 +194,8 @@ class GomokuService:
             try:
                 saved = self.store.get(game_id)
             except GameNotFoundError:
-                raise UnknownGameError(f"there is no game {game_id!r}") from None
+                cut = "..." if len(game_id) > 40 else ""  # a long id is not echoed whole
+                raise UnknownGameError(f"there is no game {game_id[:40]!r}{cut}") from None
             game = self._load(saved)
         game.last_seen = time.monotonic()
         self._schedule(game)

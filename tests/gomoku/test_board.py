@@ -122,6 +122,7 @@ def test_full_board_without_five_is_a_draw():
     assert len(blacks) == 13 and len(whites) == 12
     play_line(board, blacks, whites)
     assert board.outcome() == Outcome(None)
+    assert board.outcome().draw_reason == "the board is full"
     assert board.legal_moves == []
 
 

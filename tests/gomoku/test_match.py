@@ -393,7 +393,8 @@ def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
     config = MatchConfig((fake("good"), fake("crash-late", 2)), games=2, width=6, height=6,
                          rule=Rule.RENJU, openings=[opening], seed=1, out_dir=tmp_path)
     report = run_match(config)
-    assert [r.reason for r in report.results] == ["no legal move left"] * 2
+    assert [r.reason for r in report.results] == [
+        "draw: only points forbidden to black are left"] * 2
     done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path),
                            "--engine", "fake-good", "--rule", "renju"],
                           capture_output=True, text=True, timeout=60)

@@ -238,7 +238,8 @@ class Game:
         outcome = self.board.outcome()
         assert outcome is not None
         if outcome.winner is None:
-            self.console.say("The board is full: the game is a draw.")
+            reason = outcome.draw_reason
+            self.console.say(f"{reason[0].upper()}{reason[1:]}: the game is a draw.")
             return
         stones = ", ".join(format_move(point) for point in outcome.line)
         self.console.say(f"{self.player_name(outcome.winner)} wins! "

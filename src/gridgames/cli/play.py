@@ -233,7 +233,7 @@ def print_position(board: Board, style: Style, console: Console) -> None:
         console.say(f"Result: * (game in progress; {color.label} "
                     f"({style.symbol(color)}) to move)")
     elif outcome.winner is None:
-        console.say(f"Result: {outcome.result} (draw: the board is full)")
+        console.say(f"Result: {outcome.result} (draw: {outcome.draw_reason})")
     else:
         stones = " ".join(format_renju(point, board.height) for point in outcome.line)
         console.say(f"Result: {outcome.result} ({outcome}; winning line {stones})")

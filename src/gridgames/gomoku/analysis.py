@@ -145,7 +145,7 @@ def move_accuracy(loss: float) -> float:
 class PositionEval:
     """What the engine thinks of a position, from black's view.
 
-    ``best`` is None when the game is over (or no legal move is left); ``mate`` is
+    ``best`` is None when the game is over; ``mate`` is
     +n when black wins in n of its own moves, -n when white does.
     """
 
@@ -188,8 +188,6 @@ def evaluate_position(board: Board, limit: Limit, played: Point | None = None) -
         if outcome.winner is None:
             return PositionEval(0)
         return PositionEval(WIN_SCORE if outcome.winner is Color.BLACK else -WIN_SCORE)
-    if not board.legal_moves:  # only renju fouls left for black: nothing more happens
-        return PositionEval(0)
     found = _from_search(board, think(board, limit))
     if played is None or played == found.best or found.best is None:
         return found

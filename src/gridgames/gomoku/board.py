@@ -60,10 +60,23 @@ class IllegalMoveError(ValueError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winner`` is ``None`` for a draw; ``line`` is the winning stones."""
+    """How a game ended: ``winner`` is ``None`` for a draw; ``line`` is the winning stones.
+
+    A draw comes of a full board, or under renju of black having only forbidden
+    points left (``no_legal_move``): black may not pass, and no stone can be played.
+    """
 
     winner: Color | None
     line: tuple[Point, ...] = ()
+    no_legal_move: bool = False
+
+    @property
+    def draw_reason(self) -> str:
+        """Why a draw is one (empty for a win)."""
+        if self.winner is not None:
+            return ""
+        return ("only points forbidden to black are left" if self.no_legal_move
+                else "the board is full")
 
     @property
     def result(self) -> str:
@@ -228,7 +241,18 @@ class Board:
             return Outcome(color, self._line(x, y, DIRECTIONS[direction]))
         if len(self.move_stack) == self.width * self.height:
             return Outcome(None)
+        if not self._black_can_move():
+            return Outcome(None, no_legal_move=True)
         return None
+
+    def _black_can_move(self) -> bool:
+        """False only under renju with black to move and every empty point forbidden."""
+        if self.rule is not Rule.RENJU or self.to_move is not Color.BLACK:
+            return True
+        for y, x in np.argwhere(self.grid[1:-1, 1:-1] == rules.EMPTY):
+            if rules.forbidden_kind(self.grid, int(x), int(y)) == 0:
+                return True
+        return False
 
     def _line(self, x: int, y: int, direction: tuple[int, int]) -> tuple[Point, ...]:
         dx, dy = direction

@@ -439,9 +439,6 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
     loser: int | None = None
     errors: list[str] = []
     while not board.is_game_over():
-        if not board.legal_moves:  # only forbidden points left for black under renju
-            reason = "no legal move left"
-            break
         side = black if board.to_move is Color.BLACK else 1 - black
         engine = engines[side]
         left = time_left[side]
@@ -475,7 +472,7 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
             result = "1/2-1/2"
-            reason = reason or "draw: the board is full"
+            reason = f"draw: {outcome.draw_reason}" if outcome else "draw"
         else:
             result = outcome.result
             winner = black if outcome.winner is Color.BLACK else 1 - black

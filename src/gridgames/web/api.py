@@ -81,6 +81,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
             winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
             line=_pairs(outcome.line),
             result=outcome.result,  # type: ignore[arg-type]
+            draw_reason=outcome.draw_reason,
         ),
         forbidden=_pairs(sorted(board.forbidden_points())),
         players=s.Players(black=saved.black, white=saved.white),  # type: ignore[arg-type]

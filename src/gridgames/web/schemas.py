@@ -67,6 +67,8 @@ class OutcomeOut(BaseModel):
     winner: ColorName | None = Field(description="null for a draw")
     line: PointList = Field(description="the winning stones, [x, y] each")
     result: Literal["1-0", "0-1", "1/2-1/2"]
+    draw_reason: str = Field(description="why a draw is one (the board is full, or under "
+                             "renju only points forbidden to black are left); empty for a win")
 
 
 class SearchOut(BaseModel):

@@ -323,8 +323,6 @@ class Brain:
         outcome = board.outcome()
         if outcome is not None:
             raise CommandError(f"the game is over ({outcome}); there is no move to play")
-        if not board.legal_moves:
-            raise CommandError("there is no legal move left on the board")
 
     # -- thinking ----------------------------------------------------------------
 

@@ -373,7 +373,7 @@ class GameView {
     if (!s.outcome || this.announced === key) return;
     this.announced = key;
     let title = "Draw";
-    let text = "The board is full: nobody made five in a row.";
+    let text = `${capital(s.outcome.draw_reason || "the board is full")}: nobody made five in a row.`;
     if (s.outcome.winner) {
       const winner = s.outcome.winner;
       const human = s.players[winner] === "human";

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from gridgames.gomoku import Board, Color, Foul, IllegalMoveError, Rule
-from gridgames.gomoku.ai import Limit, think
 from gridgames.gomoku.notation import parse_position, parse_renju
 
 
@@ -148,22 +147,3 @@ def test_a_completion_that_makes_a_five_elsewhere_does_not_make_a_three():
     assert board.foul(parse_renju("g7", 15, 15)) is Foul.NONE
     assert board.foul(parse_renju("g6", 15, 15)) is Foul.NONE  # the five itself
 
-
-# A 7x7 renju game after which black, to move, has one empty point left, b2, an overline.
-ONLY_FORBIDDEN_LEFT = ("c5d4d1g2d2e4f6d7b3c6d3f1c4g6a7e3c3e6g7c1e5b4b1a5g5g4b5d5a1f4e2a6g1f7"
-                       "a2a4c2c7b6e1a3f5f2b7e7g3f3d6")
-
-
-def test_black_with_only_forbidden_points_left_ends_the_game_in_a_draw() -> None:
-    board = Board(7, rule=Rule.RENJU)
-    board.push_many(parse_position(ONLY_FORBIDDEN_LEFT, 7, 7))
-    assert len(board.move_stack) == 48 and board.legal_moves == []
-    assert board.foul((1, 5)) is Foul.OVERLINE
-    outcome = board.outcome()
-    assert outcome is not None and outcome.winner is None and outcome.result == "1/2-1/2"
-    assert outcome.draw_reason == "only points forbidden to black are left"
-    with pytest.raises(ValueError, match=r"the game is over \(draw\)"):
-        think(board, Limit(nodes=2000))
-    # a move back, white to move has two points: the game goes on
-    board.pop()
-    assert board.outcome() is None and len(board.legal_moves) == 2

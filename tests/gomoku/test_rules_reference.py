@@ -24,7 +24,7 @@ from test_renju import CASES
 
 from gridgames.gomoku import Board, Color, Foul, IllegalMoveError, Rule
 from gridgames.gomoku import rules as kernels
-from gridgames.gomoku.ai import patterns
+from gridgames.gomoku.ai import Limit, patterns, think
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.notation import format_renju, parse_position, parse_renju
 
@@ -421,9 +421,9 @@ def test_renju_fouls_against_the_edge(rows: tuple[str, ...], expected: int) -> N
     assert board_of(cells, Rule.RENJU).foul(point) == Foul(expected)
 
 
-def test_black_with_only_forbidden_points_left_has_no_legal_move() -> None:
-    """7x7 renju: the last empty point, b2, is an overline for black. The board is
-    not full, so the game is not drawn, and black has no legal move."""
+def test_black_with_only_forbidden_points_left_ends_the_game_in_a_draw() -> None:
+    """7x7 renju: the last empty point, b2, is an overline for black. Black may not
+    pass and has no legal move: the game ends as a draw, though the board is not full."""
     moves = ("c5d4d1g2d2e4f6d7b3c6d3f1c4g6a7e3c3e6g7c1e5b4b1a5g5g4b5d5a1f4e2a6g1f7a2a4"
              "c2c7b6e1a3f5f2b7e7g3f3d6")
     board = Board(7, rule=Rule.RENJU)
@@ -432,9 +432,17 @@ def test_black_with_only_forbidden_points_left_has_no_legal_move() -> None:
     point = parse_renju("b2", 7, 7)
     assert empties(cells) == [point] and foul(cells, *point) == OVERLINE
     assert board.to_move is Color.BLACK and board.foul(point) is Foul.OVERLINE
-    assert board.legal_moves == [] and board.forbidden_points() == {point}
-    with pytest.raises(IllegalMoveError, match="b2 is forbidden for black: overline"):
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is None and outcome.result == "1/2-1/2"
+    assert outcome.draw_reason == "only points forbidden to black are left"
+    assert board.legal_moves == [] and board.forbidden_points() == set()
+    with pytest.raises(IllegalMoveError, match="b2 is not playable: the game is over"):
         board.push(point)
+    with pytest.raises(ValueError, match=r"the game is over \(draw\)"):
+        think(board, Limit(nodes=2000))
+    # a move back, white to move has two points: the game goes on
+    board.pop()
+    assert board.outcome() is None and len(board.legal_moves) == 2
 
 
 # -- the engine's pattern tables ----------------------------------------------
@@ -506,11 +514,8 @@ def play_checked(rng: random.Random, width: int, height: int, rule: Rule) -> str
         legal = empties(cells)
         if rule is Rule.RENJU and color == BLACK:
             legal = [p for p in legal if foul(cells, *p) == NO_FOUL]
-        assert board.legal_moves == sorted(legal, key=lambda p: (p[1], p[0])), picture(cells)
-        if not legal:
-            # only forbidden points are left for black
-            assert rule is Rule.RENJU and empties(cells)
-            return "no legal move"
+        assert legal and board.legal_moves == sorted(legal, key=lambda p: (p[1], p[0])), \
+            picture(cells)
         quiet = [p for p in legal if not wins_with(cells, *p, color, rule.value)]
         move = rng.choice(quiet or legal)
         board.push(move)
@@ -529,7 +534,14 @@ def play_checked(rng: random.Random, width: int, height: int, rule: Rule) -> str
             ended = "win"
         elif not empties(cells):
             assert outcome is not None and outcome.winner is None, picture(cells)
+            assert outcome.draw_reason == "the board is full"
             ended = "draw"
+        elif rule is Rule.RENJU and color == WHITE and all(
+                foul(cells, *p) != NO_FOUL for p in empties(cells)):
+            # black, to move, has only forbidden points left: a draw
+            assert outcome is not None and outcome.winner is None, picture(cells)
+            assert outcome.no_legal_move
+            ended = "no legal move"
         else:
             assert outcome is None, picture(cells)
             continue

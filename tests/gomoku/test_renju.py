@@ -146,4 +146,3 @@ def test_a_completion_that_makes_a_five_elsewhere_does_not_make_a_three():
     assert board.to_move is Color.BLACK
     assert board.foul(parse_renju("g7", 15, 15)) is Foul.NONE
     assert board.foul(parse_renju("g6", 15, 15)) is Foul.NONE  # the five itself
-

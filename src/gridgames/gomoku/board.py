@@ -7,7 +7,7 @@
 True
 >>> board.push((11, 7))
 >>> board.outcome()
-Outcome(winner=Color.BLACK, line=((7, 7), (8, 7), (9, 7), (10, 7), (11, 7)))
+Outcome(winner=Color.BLACK, line=((7, 7), (8, 7), (9, 7), (10, 7), (11, 7)), no_legal_move=False)
 >>> board.push((0, 0))
 Traceback (most recent call last):
 ...
@@ -20,6 +20,7 @@ import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import cast
 
 import numpy as np
 
@@ -212,7 +213,7 @@ class Board:
         reason = self.illegal_reason(point)
         if reason is not None:
             raise IllegalMoveError(reason)
-        x, y = as_point(point)  # type: ignore[misc]  # a point: illegal_reason said so
+        x, y = cast(Point, as_point(point))  # a point: illegal_reason said so
         self.grid[y + 1, x + 1] = self.to_move
         self.move_stack.append((x, y))
         self._outcomes.append(self._judge(x, y))

@@ -18,6 +18,7 @@ OPTIONS = [
     (["match", "level:1", "level:1"], "--time-ms", 0),
     (["match", "level:1", "level:1"], "--match-time-ms", 1),
     (["match", "level:1", "level:1"], "--tolerance-ms", 0),
+    (["match", "level:1", "level:1"], "--nodes", 1),
     (["tournament", "level:1", "level:2"], "--games", 1),
     (["tournament", "level:1", "level:2"], "--concurrency", 1),
     (["serve"], "--workers", 1),

@@ -561,6 +561,27 @@ def test_cli_time_odds_reach_each_brain(capsys: pytest.CaptureFixture[str],
     assert not any(line.startswith("INFO timeout_turn 450") for line in second)
 
 
+def test_cli_nodes_reach_both_brains_and_bound_our_search(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--nodes is sent to each brain as INFO max_node; our brain then searches that many
+    nodes a move, so two runs of the same match play the same games."""
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+    commands = [f"env FAKE_BRAIN_LOG={log} {sys.executable} {FAKE} good" for log in logs]
+    code = main(["match", *commands, "--games", "1", "--size", "9", "--nodes", "5000"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "5000 nodes a move" in out.splitlines()[0]
+    for log in logs:
+        assert "INFO max_node 5000" in log.read_text(encoding="utf-8").splitlines()
+    runs = []
+    for run in ("a", "b"):
+        main(["match", "level:max", "level:max", "--games", "2", "--size", "11", "--nodes",
+              "3000", "--seed", "4", "--out", str(tmp_path / run)])
+        runs.append([load(f).moves for f in sorted((tmp_path / run).glob("*.psq"))])
+    capsys.readouterr()
+    assert runs[0] == runs[1] and len(runs[0]) == 2
+
+
 def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="time_odds must be a number above 0, got 0"):
         MatchConfig((fake("good"), fake("good")), time_odds=0)
@@ -579,6 +600,7 @@ def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     ({"match_time_ms": -5}, "match_time_ms must be a whole number of 1 or more, got -5"),
     ({"tolerance_ms": -5}, "tolerance_ms must be a whole number of 0 or more, got -5"),
     ({"time_ms": 2.5}, "time_ms must be a whole number of 0 or more, got 2.5"),
+    ({"nodes": 0}, "nodes must be a whole number of 1 or more, got 0"),
     ({"width": 4}, "board width 4 is out of range; allowed: 5 to 64"),
     ({"height": 65}, "board height 65 is out of range; allowed: 5 to 64"),
     ({"time_odds": 1e308}, "time_ms 1000 with time odds 1e\\+308 is more than"),

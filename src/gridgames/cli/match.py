@@ -66,6 +66,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="time per move in milliseconds (default 1000)")
     parser.add_argument("--match-time-ms", type=whole_number(1),
                         help="time per game for each engine in milliseconds (default: none)")
+    parser.add_argument("--nodes", type=whole_number(1),
+                        help="nodes a move for both engines, sent as INFO max_node (Yixin's "
+                        "key; the time a move still applies as a cap)")
     parser.add_argument("--tolerance-ms", type=whole_number(0), default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
@@ -111,7 +114,7 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
         openings = default_opening_moves(width, height, rule)
     return MatchConfig(
         engines=engines, games=games, rule=rule, width=width, height=height,
-        time_ms=args.time_ms, match_time_ms=args.match_time_ms,
+        time_ms=args.time_ms, match_time_ms=args.match_time_ms, nodes=args.nodes,
         tolerance_ms=args.tolerance_ms, openings=openings, concurrency=args.concurrency,
         out_dir=args.out, seed=args.seed, **more,
     )
@@ -120,6 +123,7 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
 def settings_line(config: MatchConfig) -> str:
     """The games' settings for a header line: rule, board and times."""
     return (f"{config.rule.value} {config.width}x{config.height}, {config.time_ms} ms a move"
+            + (f", {config.nodes} nodes a move" if config.nodes else "")
             + (f", {config.match_time_ms} ms a game" if config.match_time_ms else ""))
 
 

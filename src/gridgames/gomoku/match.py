@@ -316,6 +316,7 @@ class MatchConfig:
     time_ms: int = 1_000
     match_time_ms: int | None = None
     time_odds: float = 1.0  # the first engine's times are multiplied by this
+    nodes: int | None = None  # both engines' nodes a move (INFO max_node), the time still a cap
     tolerance_ms: int = DEFAULT_TOLERANCE_MS
     openings: tuple[tuple[Point, ...], ...] = ()
     concurrency: int = 1
@@ -336,9 +337,9 @@ class MatchConfig:
         if not 0 < self.time_odds < math.inf:
             raise ValueError(f"time_odds must be a number above 0, got {self.time_odds!r}")
         for name, minimum in (("games", 1), ("concurrency", 1), ("time_ms", 0),
-                              ("match_time_ms", 1), ("tolerance_ms", 0)):
+                              ("match_time_ms", 1), ("tolerance_ms", 0), ("nodes", 1)):
             value = getattr(self, name)
-            if value is None and name == "match_time_ms":
+            if value is None and name in ("match_time_ms", "nodes"):
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
                 raise ValueError(f"{name} must be a whole number of {minimum} or more, "
@@ -443,7 +444,8 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
         engine = engines[side]
         left = time_left[side]
         try:
-            reply = engine.play(board, _TurnLimit(config.turn_ms(side)), time_left_ms=left,
+            reply = engine.play(board, _TurnLimit(config.turn_ms(side), config.nodes),
+                                time_left_ms=left,
                                 match_time_ms=config.game_ms(side))
         except IllegalEngineMoveError as error:
             loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"

@@ -1,4 +1,4 @@
-"""``gridgames tournament``: a round robin of three engines or more, with standings.
+"""``gridgames tournament``: a round robin of two engines or more, with standings.
 
 Every engine plays every other a match of ``--games`` games from the same
 openings, both colours each; the standings give points, score and a rating

@@ -135,7 +135,8 @@ def test_turn_on_an_occupied_point(talk: Talk) -> None:
     quick(talk)
     move = talk("TURN 7,7")[0]
     (reply,) = talk(f"TURN {move}")
-    assert reply.startswith("ERROR") and "occupied" in reply
+    # the point named as the protocol names it, then in renju notation
+    assert reply.startswith(f"ERROR TURN {move}: {move} (") and "is occupied by" in reply
 
 
 def test_turn_that_ends_the_game(talk: Talk) -> None:

@@ -94,6 +94,16 @@ def _clip(text: str, length: int = 40) -> str:
     return text if len(text) <= length else text[:length] + "..."
 
 
+def _in_protocol_terms(board: Board, point: Point, reason: str) -> str:
+    """A board's reason for refusing ``point`` with the point named as the protocol
+    names it, x,y, then in renju notation: "7,7 (h8) is occupied by black"."""
+    if board.contains(point):
+        name = board.point_name(point)
+        if reason.startswith(f"{name} "):
+            return f"{point[0]},{point[1]} ({name}){reason[len(name):]}"
+    return reason
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -298,7 +308,7 @@ class Brain:
     def _push_checked(self, board: Board, point: Point) -> None:
         reason = board.illegal_reason(point)
         if reason is not None:
-            raise CommandError(reason)
+            raise CommandError(_in_protocol_terms(board, point, reason))
         board.push(point)
 
     def _takeback(self, args: str, received: float) -> None:
@@ -638,7 +648,8 @@ class Brain:
             try:
                 board.push(point)
             except IllegalMoveError as error:
-                raise CommandError(f"stone {index + 1} of the position: {error}") from None
+                raise CommandError(f"stone {index + 1} of the position: "
+                                   f"{_in_protocol_terms(board, point, str(error))}") from None
         return board
 
     def _swap2(self, lines: list[str], received: float) -> None:
@@ -650,7 +661,7 @@ class Brain:
             try:
                 board.push(point)
             except IllegalMoveError as error:
-                raise CommandError(str(error)) from None
+                raise CommandError(_in_protocol_terms(board, point, str(error))) from None
         if len(board) not in (0, 3, 5):
             raise CommandError(f"Swap2 positions have 0, 3 or 5 stones, got {len(board)}")
         from gridgames.gomoku.gomocup.swap2 import Swap2Answer, decide

@@ -27,18 +27,15 @@ and after, and writes the network as JSON where ``patterns.eval_net`` can read i
 from __future__ import annotations
 
 import argparse
-import builtins
 import json
-import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from fit_eval import for_each_game, near_moves, net_forward, quiet_plies  # beside this script
+from fit_eval import in_workers, near_moves, net_forward, sampled_plies  # beside this script
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
@@ -66,29 +63,18 @@ def _search_game(task: tuple[dict, list[int], int]) -> list[dict]:
 
 def label(paths: list[str], out: str, nodes: int, every: int, rule: Rule, workers: int,
           seed: int) -> None:
-    rng = random.Random(seed)
-    tasks = []
-    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game))):
-        plies = [p for p in quiet if p >= 6 and rng.randrange(every) == 0]
-        if plies:
-            tasks.append((game, plies, nodes))
+    tasks = [(game, plies, nodes) for game, plies in sampled_plies(paths, rule, every, seed)]
     total = sum(len(plies) for _, plies, _ in tasks)
     print(f"{total} positions of {len(tasks)} games to search, {nodes} nodes each", flush=True)
     done = 0
     start = time.monotonic()
-    # one worker searches in this process; more, each in a process of its own
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        with open(out, "a", encoding="utf-8") as file:
-            for rows in (pool or builtins).map(_search_game, tasks):
-                for row in rows:
-                    file.write(json.dumps(row) + "\n")
-                done += len(rows)
-                print(f"\r{done} written, {time.monotonic() - start:.0f} s", end="",
-                      file=sys.stderr, flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    with open(out, "a", encoding="utf-8") as file:
+        for rows in in_workers(_search_game, tasks, workers):
+            for row in rows:
+                file.write(json.dumps(row) + "\n")
+            done += len(rows)
+            print(f"\r{done} written, {time.monotonic() - start:.0f} s", end="",
+                  file=sys.stderr, flush=True)
     print(f"\n{done} positions written to {out}")
 
 

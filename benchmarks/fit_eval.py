@@ -90,6 +90,7 @@ from gridgames.gomoku.records import RecordError, load
 FITTED_SHAPES = range(2, 10)
 FITTED_CLASSES = range(1, 12)
 T = TypeVar("T")
+U = TypeVar("U")
 # The evaluation network's training: full-batch Adam steps, step size, weight decay.
 NET_EPOCHS = 3000
 NET_RATE = 3e-3
@@ -251,34 +252,51 @@ def _judge_game(task: tuple[str, dict, list[int], int]) -> dict:
     return {**game, "scores": scores}
 
 
+def sampled_plies(paths: list[str], rule: Rule, every: int, seed: int,
+                  played: Rule | None = None) -> list[tuple[dict, list[int]]]:
+    """Each game with one in ``every`` of its quiet plies from the 7th move on, drawn at
+    random (games left with none are left out). Games played under ``played`` are
+    first replayed under ``rule``."""
+    rng = random.Random(seed)
+    sampled = []
+    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game)),
+                                     played):
+        plies = [p for p in quiet if p >= 6 and rng.randrange(every) == 0]
+        if plies:
+            sampled.append((game, plies))
+    return sampled
+
+
+def in_workers(work: Callable[[T], U], tasks: list[T], workers: int) -> Iterator[U]:
+    """``work`` done on each task, the results in order: in this process for one
+    worker; for more, each in a process of its own."""
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        yield from (pool or builtins).map(work, tasks)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
 def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rule: Rule,
           workers: int, seed: int, played: Rule | None = None) -> None:
     """Write the games again with another engine's score of their quiet positions:
     one in ``every``, from the 7th move on, drawn at random. Games played under
     ``played`` are first replayed under ``rule``."""
-    rng = random.Random(seed)
-    tasks = []
-    for game, quiet in for_each_game(paths, rule, lambda game: (game, quiet_plies(game)),
-                                     played):
-        plies = [p for p in quiet if p >= 6 and rng.randrange(every) == 0]
-        if plies:
-            tasks.append((judge, game, plies, judge_ms))
+    tasks = [(judge, game, plies, judge_ms)
+             for game, plies in sampled_plies(paths, rule, every, seed, played)]
     total = sum(len(plies) for _, _, plies, _ in tasks)
     print(f"{total} positions of {len(tasks)} games to rate, {judge_ms} ms each", flush=True)
     done = 0
     start = time.monotonic()
-    # one worker rates in this process; more, each in a process of its own
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         with open(out, "a", encoding="utf-8") as file:
-            for game in (pool or builtins).map(_judge_game, tasks):
+            for game in in_workers(_judge_game, tasks, workers):
                 file.write(json.dumps(game) + "\n")
                 done += sum(score is not None for score in game["scores"])
                 print(f"\r{done}/{total} rated, {time.monotonic() - start:.0f} s", end="",
                       file=sys.stderr, flush=True)
     finally:
-        if pool is not None:
-            pool.shutdown()
         while _judges:
             _judges.popitem()[1].quit()
     print(f"\n{done} positions rated, written to {out}")

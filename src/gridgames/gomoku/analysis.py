@@ -56,7 +56,7 @@ from gridgames.gomoku.ai import Limit, SearchResult, analyse, think
 from gridgames.gomoku.ai.search import MATE, MATE_BOUND
 from gridgames.gomoku.board import Board, Color, Point
 from gridgames.gomoku.notation import format_renju
-from gridgames.gomoku.rules import winning_direction
+from gridgames.gomoku.rules import DIRECTIONS, winning_direction
 
 __all__ = [
     "BEST_MAX_LOSS",
@@ -214,7 +214,9 @@ def only_answer(board: Board) -> Point | None:
     """The one move that does not lose at once, when there is exactly one.
 
     That is the point stopping the opponent's four when the side to move has no
-    five of its own to make.
+    five of its own to make. Under caro a four blocked at one end can also be
+    stopped at the far end of its five, which a five blocked at both ends does
+    not win; then there are two answers.
 
     >>> from gridgames.gomoku import Board
     >>> board = Board(15)
@@ -230,8 +232,22 @@ def only_answer(board: Board) -> Point | None:
     mover = board.to_move
     if _five_points(board, mover):
         return None
-    threats = [p for p in _five_points(board, mover.other) if board.is_legal(p)]
-    return threats[0] if len(threats) == 1 else None
+    fives = _five_points(board, mover.other)
+    if not fives:
+        return None
+    # A stone that stops a five lies on one of its lines within five steps: the five
+    # point, or under caro the far end of a five already blocked at the other end.
+    near = {(x + k * dx, y + k * dy) for x, y in fives for dx, dy in DIRECTIONS
+            for k in range(-5, 6)}
+    answers = [p for p in sorted(near) if board.is_legal(p) and _stops_fives(board, p)]
+    return answers[0] if len(answers) == 1 else None
+
+
+def _stops_fives(board: Board, point: Point) -> bool:
+    """Whether the side to move playing ``point`` leaves the opponent no five to make."""
+    after = board.copy()
+    after.push(point)
+    return not _five_points(after, board.to_move.other)
 
 
 # -- reviewing a game ------------------------------------------------------------

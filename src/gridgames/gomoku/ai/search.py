@@ -24,6 +24,7 @@ from gridgames.gomoku.ai.patterns import (
     C_FLEX3_2X,
     C_FLEX4,
     EVAL_SCALE,
+    F5,
     N_CLASSES,
     NET_INPUTS,
 )
@@ -174,6 +175,49 @@ def find_cells(pos, color, min_class, max_class, out):
                 if min_class <= cls <= max_class:
                     out[n] = idx
                     n += 1
+    return n
+
+
+@inlined
+def _five_defences(pos, color, out):
+    """The cells where a stone may stop ``color``'s fives, into ``out``; returns the count.
+
+    The five cells themselves and, under caro, the far end of a five whose other
+    end the defender already holds: a five blocked at both ends does not win.
+    The search then finds out which of them stop every five.
+    """
+    n = find_cells(pos, color, np.int64(C_FIVE), np.int64(C_FIVE), out)
+    if pos.info[I_CARO] == 0:
+        return n
+    defender = 3 - color
+    for i in range(n):
+        five = np.int64(out[i])
+        for d in range(4):
+            if pos.shape[color - 1, five * 4 + d] != F5:
+                continue
+            off = pos.info[I_OFFSETS + d]
+            low = five - off
+            while pos.cells[low] == color:
+                low -= off
+            high = five + off
+            while pos.cells[high] == color:
+                high += off
+            if (high - low) // off != 6:
+                continue  # an overline wins however it is blocked
+            far = np.int64(-1)
+            if pos.cells[low] == defender and pos.cells[high] == 0:
+                far = high
+            elif pos.cells[high] == defender and pos.cells[low] == 0:
+                far = low
+            if far < 0:
+                continue
+            new = True
+            for j in range(n):
+                if out[j] == far:
+                    new = False
+            if new:
+                out[n] = far
+                n += 1
     return n
 
 
@@ -521,7 +565,7 @@ def _vcf_body(at, ply, depth_left, attacker, every_four):
             return 0
         if fives >= 2 and info[I_CARO] == 0:
             return 2
-        n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
+        n = _five_defences(pos, attacker, moves)
         return _threat_moves(at, _VCF_SLOT, ply, depth_left, attacker, every_four, n)
     key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
     result, n = _attacker_opening(pos, ply, depth_left, np.int64(4), key)
@@ -560,7 +604,7 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
         if pos.class_count[attacker - 1, C_FIVE] > 0:
             if pos.class_count[attacker - 1, C_FIVE] >= 2 and info[I_CARO] == 0:
                 return 2
-            n = find_cells(pos, attacker, np.int64(C_FIVE), np.int64(C_FIVE), moves)
+            n = _five_defences(pos, attacker, moves)
         else:
             n, forced = _generate(at, ply)
             if not forced:
@@ -921,7 +965,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         # where one block may leave the other five blocked at both ends.
         if pos.class_count[opp - 1, C_FIVE] > 1 and info[I_CARO] == 0:
             return -(MATE - ply - 2)
-        n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), moves)
+        n = _five_defences(pos, opp, moves)
         pos.score_buf[ply, :n] = 0
         forced = True
         pos.statics[ply] = -INF  # no static value: the next but one node counts as improving
@@ -1129,7 +1173,7 @@ def _prepare_root(at):
         info[I_ROOT_COUNT] = 1
         return -1
     if pos.class_count[opp - 1, C_FIVE] > 0:
-        n = find_cells(pos, opp, np.int64(C_FIVE), np.int64(C_FIVE), pos.move_buf[0])
+        n = _five_defences(pos, opp, pos.move_buf[0])
     else:
         n, _ = _generate(at, np.int64(0))
     _order(pos, np.int64(0), n, np.int64(-1))

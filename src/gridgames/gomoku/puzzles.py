@@ -51,6 +51,7 @@ __all__ = [
     "SearchLimitError",
     "VcfProver",
     "Verdict",
+    "attempt_board",
     "engine_vcf",
     "get_puzzle",
     "hint",
@@ -453,7 +454,8 @@ class Verdict:
     ``"win"`` (a five: solved), ``"continue"`` (a forced win is kept; the
     defender answers ``reply`` and ``moves_left`` attacker moves remain) or
     ``"fail"`` (no forced win is left; ``reply`` is the defender's refutation
-    when there is one).
+    when there is one). Front ends that catch :class:`SearchLimitError` may answer
+    ``"unknown"``.
     """
 
     kind: str
@@ -467,7 +469,7 @@ class Verdict:
         return self.kind == "win"
 
 
-def _replay_attempt(puzzle: Puzzle, played: Sequence[object]) -> Board:
+def attempt_board(puzzle: Puzzle, played: Sequence[object]) -> Board:
     """The puzzle's board after the attempt's moves so far (ValueError if they cannot be)."""
     if len(played) % 2:
         raise ValueError(f"the moves so far must be pairs (your move, the reply); got "
@@ -512,7 +514,7 @@ def judge(puzzle: Puzzle, played: Sequence[object], move: object,
     Raises ValueError when ``played`` cannot be replayed, and SearchLimitError if
     the position is too open to decide within ``node_limit`` positions.
     """
-    board = _replay_attempt(puzzle, played)
+    board = attempt_board(puzzle, played)
     attacker, defender = puzzle.to_move, puzzle.to_move.other
     point = as_point(move)
     reason = board.illegal_reason(point if point is not None else move)
@@ -628,7 +630,7 @@ def engine_vcf(board: Board, max_moves: int) -> tuple[int, Point] | None:
 def hint(puzzle: Puzzle, played: Sequence[object] = (),
          node_limit: int = DEFAULT_NODE_LIMIT, *, name: PointNamer | None = None) -> str:
     """A nudge toward a winning move: which of your stones its four is made with."""
-    board = _replay_attempt(puzzle, played)
+    board = attempt_board(puzzle, played)
     say = _namer(board, name)
     stored = _stored_next(puzzle, played)
     left = puzzle.length - len(played) // 2
@@ -641,15 +643,26 @@ def hint(puzzle: Puzzle, played: Sequence[object] = (),
     prover = VcfProver(board, node_limit)
     attacker = puzzle.to_move
     if prover.fives(attacker):
-        return "you have a five to play: look for four of your stones in a row"
+        return "you have a five to play: look for four of your stones in a line"
+    prover.place(move, attacker)
+    fives = prover.fives_near(move, attacker)
+    prover.remove(move)
     for dx, dy in DIRECTIONS:
-        for s in (1, -1, 2, -2, 3, -3, 4, -4):
-            x, y = move[0] + dx * s, move[1] + dy * s
+        # the line of the four: the one through the move that holds its five point
+        if not any(_on_line(move, five, dx, dy) for five in fives):
+            continue
+        for step in (1, -1, 2, -2, 3, -3, 4, -4):
+            x, y = move[0] + dx * step, move[1] + dy * step
             if board.contains((x, y)) and board[(x, y)] is attacker:
                 kind = {(1, 0): "row", (0, 1): "column"}.get((dx, dy), "diagonal")
-                return (f"make a four on the {kind} through your stone at "
-                        f"{say((x, y))}")
+                return f"make a four on the {kind} through your stone at {say((x, y))}"
     return f"look near {say(move)}"
+
+
+def _on_line(origin: Point, point: Point, dx: int, dy: int) -> bool:
+    """Whether ``point`` lies on the line through ``origin`` in direction (dx, dy)."""
+    ox, oy = point[0] - origin[0], point[1] - origin[1]
+    return ox * dy == oy * dx
 
 
 def _stored_next(puzzle: Puzzle, played: Sequence[object]) -> Point | None:

@@ -41,6 +41,7 @@ from gridgames.gomoku import rules
 from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point
 from gridgames.gomoku.notation import format_position, format_renju, parse_position
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
+from gridgames.prepare import KernelGroup, Report, prepare
 
 __all__ = [
     "DEFAULT_NODE_LIMIT",
@@ -59,6 +60,7 @@ __all__ = [
     "load_puzzles",
     "puzzles_from_json",
     "puzzles_to_json",
+    "warm_up",
     "winning_moves",
 ]
 
@@ -165,6 +167,24 @@ def _four_moves(grid, color, rule_code, skip_fouls, out):
                 out[n] = y * width + x
                 n += 1
     return n
+
+
+def _load_prover() -> None:
+    board = Board(15)
+    board.push_many([(7, 7), (0, 0), (8, 7), (0, 2), (9, 7)])
+    prover = VcfProver(board)
+    prover.fours(Color.BLACK)
+    prover.fives(Color.BLACK)
+
+
+KERNEL_GROUPS = (KernelGroup("puzzle prover", _load_prover),)
+
+
+def warm_up(report: Report | None = None) -> None:
+    """Load the prover's compiled kernels now (compiling them on first use), so that
+    the first judgement is as quick as the others; ``report`` hears of the progress
+    (see :func:`gridgames.prepare.prepare`)."""
+    prepare(KERNEL_GROUPS, report)
 
 
 # ---------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def list_text(puzzles: list[Puzzle]) -> str:
 
 
 class Trainer:
-    """One terminal session over a list of puzzles: the current puzzle and attempt."""
+    """The trainer at the prompt: the list of puzzles, the current one and the attempt."""
 
     def __init__(self, puzzles: list[Puzzle], index: int, console: Console) -> None:
         self.puzzles = puzzles

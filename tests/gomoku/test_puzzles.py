@@ -250,3 +250,65 @@ def test_caro_blocks_include_the_far_end_of_a_five():
     fives = prover.fives(Color.BLACK)
     assert fives == [(5, 7)]
     assert prover.blocks(Color.BLACK, fives) == [(5, 7), (6, 7)]
+
+
+def brute_force_escape(board: Board, attacker: Color, bound: int) -> bool:
+    """Whether the defender survives ``bound`` attacker moves of fours, trying every
+    legal defence (an oracle independent of the prover's choice of blocks)."""
+    def wins_now() -> bool:
+        for move in board.legal_moves:
+            board.push(move)
+            won = board.outcome() is not None and board.outcome().winner is not None
+            board.pop()
+            if won:
+                return True
+        return False
+
+    if wins_now():
+        return False
+    if bound < 2:
+        return True
+    for four in VcfProver(board).attacking_moves(attacker):
+        board.push(four)
+        escaped = wins_now()  # the defender's own five
+        for reply in [] if escaped else board.legal_moves:
+            board.push(reply)
+            escaped = board.outcome() is None and brute_force_escape(board, attacker, bound - 1)
+            board.pop()
+            if escaped:
+                break
+        board.pop()
+        if not escaped:
+            return False
+    return True
+
+
+def test_a_caro_four_blocked_at_its_far_end_is_no_win():
+    # black's e10 makes a four (e9 completes e6-e10), but white e11 leaves that five
+    # blocked at both ends, which caro does not count; a later block that escapes
+    # must sink the whole four, whatever the earlier blocks gave
+    puzzle = puzzle_of("h8i7e7h9g5f6e6e5d7g7c8f5f7f4e8g3", 4, Rule.CARO)
+    board = puzzle.board()
+    assert winning_moves(board, 4) == {}
+    assert brute_force_escape(board, puzzle.to_move, 3)
+    e10 = board.parse("e10")
+    prover = VcfProver(board)
+    prover.place(e10, puzzle.to_move)
+    assert prover.blocks(puzzle.to_move, prover.fives_near(e10, puzzle.to_move)) == [
+        board.parse("e11"), board.parse("e9")]
+    verdict = judge(puzzle, [], e10)
+    assert verdict.kind == "fail" and "no forced win by fours is left" in verdict.message
+
+
+@pytest.mark.parametrize("puzzle_id", IDS)
+def test_the_last_four_of_every_line_holds_against_every_reply(puzzle_id):
+    # every legal reply, not only the prover's blocks, leaves the attacker a five
+    puzzle = get_puzzle(puzzle_id)
+    board = puzzle.board()
+    board.push_many(puzzle.solution[:-2])
+    for reply in board.legal_moves:
+        board.push(reply)
+        outcome = board.outcome()
+        assert outcome is None or outcome.winner is puzzle.to_move
+        assert VcfProver(board).fives(puzzle.to_move), board.point_name(reply)
+        board.pop()

@@ -334,8 +334,8 @@ class VcfProver:
         """Attacker moves to the five counting ``move`` (just played), at most ``bound``,
         against the defender's longest defence; 0 if the defender escapes."""
         values = self.defences(attacker, move, bound)
-        if values is None:
-            return 0
+        if values is None or any(value == 0 for _, value in values):
+            return 0  # no four, or one block escapes
         return max((value for _, value in values), default=2)
 
     def defences(self, attacker: Color, move: Point, bound: int

@@ -28,7 +28,7 @@ from .gomoku_view import Style, format_move, parse_move, render_board, unplayabl
 from .options import whole_number
 
 NAME = "puzzle"
-HELP = "Find the win: positions to solve by continuous fours (all rules)"
+HELP = "Find the win: puzzles solved by continuous fours (freestyle, standard, renju, caro)"
 
 COMMANDS_HELP = """\
 Type a move as on the board: the row number then the column letter (8 H), the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -312,3 +313,28 @@ def test_the_last_four_of_every_line_holds_against_every_reply(puzzle_id):
         assert outcome is None or outcome.winner is puzzle.to_move
         assert VcfProver(board).fives(puzzle.to_move), board.point_name(reply)
         board.pop()
+
+
+@pytest.mark.parametrize("rule", PUZZLE_RULES, ids=lambda r: r.value)
+def test_the_prover_agrees_with_brute_force_on_random_positions(rule):
+    rng = random.Random(11)
+    decided = won = 0
+    for _ in range(40):
+        board = Board(9, rule=rule)
+        stones = rng.randrange(14, 30)
+        while len(board) < stones:
+            point = (rng.randrange(9), rng.randrange(9))
+            if board.is_legal(point):
+                board.push(point)
+                if board.outcome() is not None:
+                    board.pop()
+        attacker = board.to_move
+        prover = VcfProver(board)
+        if prover.fives(attacker):
+            continue
+        for bound in (2, 3) if len(board.legal_moves) <= 55 else (2,):
+            proved = prover.attacker_moves(attacker, bound) > 0
+            assert proved == (not brute_force_escape(board, attacker, bound)), repr(board)
+            decided += 1
+            won += proved
+    assert decided >= 40 and won >= 5, (decided, won)

@@ -21,12 +21,13 @@ OPTIONS = [
     (["match", "level:1", "level:1"], "--nodes", 1),
     (["tournament", "level:1", "level:2"], "--games", 1),
     (["tournament", "level:1", "level:2"], "--concurrency", 1),
+    (["puzzle"], "--id", 1),
     (["serve"], "--workers", 1),
     (["serve"], "--queue-limit", 1),
 ]
 # where each command's options are declared
 MODULES = {"analyse": "gridgames.cli.analyse", "match": "gridgames.cli.match",
-           "tournament": "gridgames.cli.tournament",
+           "tournament": "gridgames.cli.tournament", "puzzle": "gridgames.cli.puzzle",
            "serve": "gridgames.web.cli"}
 
 

@@ -91,14 +91,14 @@ def start_game(page: Any, mode: str, size: int, level: int = 1) -> None:
     page.wait_for_selector("#board .grid line", state="attached")
 
 
-def intersection(page: Any, x: int, y: int) -> tuple[float, float]:
-    """Where the intersection (x, y) is on the screen."""
-    box = page.locator("#board").bounding_box()
-    data = page.evaluate("""() => {
-        const svg = document.querySelector('#board');
+def intersection(page: Any, x: int, y: int, board: str = "#board") -> tuple[float, float]:
+    """Where the intersection (x, y) of the ``board`` SVG is on the screen."""
+    box = page.locator(board).bounding_box()
+    data = page.evaluate("""(board) => {
+        const svg = document.querySelector(board);
         return {cell: +svg.dataset.cell, margin: +svg.dataset.margin,
                 width: svg.viewBox.baseVal.width};
-    }""")
+    }""", board)
     scale = box["width"] / data["width"]
     return (box["x"] + (data["margin"] + x * data["cell"]) * scale,
             box["y"] + (data["margin"] + y * data["cell"]) * scale)
@@ -440,6 +440,38 @@ def test_a_board_fits_its_frame_without_scrolling(browser: Any, server: Server,
     }""")
     assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes
     context.close()
+
+
+def test_solving_a_puzzle_by_clicking_its_fours(page: Any) -> None:
+    from gridgames.gomoku.puzzles import load_puzzles
+
+    puzzle = next(p for p in load_puzzles() if p.length == 3)
+    page.goto("/#/")
+    page.click(".topbar nav a[href='#/puzzles']")
+    page.wait_for_selector("#view-puzzles:not([hidden])")
+    page.select_option("#puzzle-select", str(puzzle.id))
+    page.wait_for_function(
+        "id => document.querySelector('#puzzle-title').textContent.startsWith(`Puzzle ${id}:`)",
+        arg=puzzle.id)
+    assert page.locator(".topbar nav a.active").inner_text() == "Puzzles"
+    side = puzzle.to_move.label.capitalize()
+    assert page.locator("#puzzle-text").inner_text() == f"{side} to play and win in 3 moves"
+    stones_now = len(puzzle.moves)
+    for index, (x, y) in enumerate(puzzle.solution[::2]):
+        page.mouse.click(*intersection(page, x, y, "#puzzle-board"))
+        if index < 2:  # a four, and the defender's block
+            stones_now += 2
+            page.wait_for_function(
+                "n => document.querySelectorAll('#puzzle-board circle.stone').length === n",
+                arg=stones_now)
+            assert "makes a four" in page.locator("#puzzle-message").inner_text()
+    page.wait_for_selector("#puzzle-message.solved")
+    assert "makes five: solved!" in page.locator("#puzzle-message").inner_text()
+    assert page.locator("#puzzle-board .win-ring").count() >= 5
+    assert page.locator("#puzzle-text").inner_text() == f"{side} won"
+    page.click("#puzzle-show-solution")
+    assert page.locator("#puzzle-solution").inner_text().startswith("Solution: 1. ")
+    shot(page, "puzzle-solved")
 
 
 def test_screenshots_for_the_docs(page: Any) -> None:

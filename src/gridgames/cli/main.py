@@ -17,6 +17,8 @@ from gridgames import __version__
 # (name, help, module) — the module is imported lazily.
 SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("play", "Play Gomoku, Renju or Caro in the terminal", "gridgames.cli.play"),
+    ("puzzle", "Find the win: puzzles solved by continuous fours "
+     "(freestyle, standard, renju, caro)", "gridgames.cli.puzzle"),
     ("queens", "The N-Queens puzzle: play it, solve it, count solutions", "gridgames.cli.queens"),
     ("serve", "Start the web app (Gomoku and N-Queens in the browser)", "gridgames.web.cli"),
     ("brain", "Speak the Gomocup protocol on stdin/stdout (our engine as a pbrain)",

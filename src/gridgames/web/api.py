@@ -9,10 +9,11 @@ from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, WebSocketDisconnect
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from gridgames import queens
-from gridgames.gomoku import Rule
+from gridgames.gomoku import Rule, puzzles
 from gridgames.gomoku.ai import LEVELS, SearchResult
 from gridgames.web import schemas as s
 from gridgames.web.auth import Player, new_token
@@ -233,6 +234,96 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
         with contextlib.suppress(BaseException):
             await sender
         service.unsubscribe(game, queue)
+
+
+# -- Puzzles -------------------------------------------------------------------
+
+
+def _puzzle(puzzle_id: int) -> puzzles.Puzzle:
+    try:
+        return puzzles.get_puzzle(puzzle_id)
+    except ValueError as error:
+        raise HTTPException(404, str(error)) from None
+
+
+def _summary_fields(puzzle: puzzles.Puzzle) -> dict[str, Any]:
+    return dict(id=puzzle.id, rule=puzzle.rule, width=puzzle.width, height=puzzle.height,
+                to_move=puzzle.to_move.label, length=puzzle.length, themes=list(puzzle.themes))
+
+
+@functools.cache
+def _puzzle_list_json() -> bytes:
+    return s.PuzzleList(puzzles=[s.PuzzleSummary(**_summary_fields(p))
+                                 for p in puzzles.load_puzzles()]).model_dump_json().encode()
+
+
+def _judge_attempt(puzzle_id: int, played: list[tuple[int, int]], move: tuple[int, int]
+                   ) -> tuple[puzzles.Verdict, list[tuple[int, int]]]:
+    """In a worker: the verdict, and the renju points forbidden to black after it."""
+    puzzle = puzzles.get_puzzle(puzzle_id)
+    try:
+        verdict = puzzles.judge(puzzle, played, move)
+    except puzzles.SearchLimitError as error:
+        return puzzles.Verdict("unknown", f"this move could not be judged: {error}"), []
+    board = puzzles.attempt_board(puzzle, played)
+    if verdict.kind == "continue" and verdict.reply is not None:
+        board.push(move)
+        board.push(verdict.reply)
+    return verdict, sorted(board.forbidden_points())
+
+
+def _hint(puzzle_id: int, played: list[tuple[int, int]]) -> str:
+    try:
+        return puzzles.hint(puzzles.get_puzzle(puzzle_id), played)
+    except puzzles.SearchLimitError as error:
+        return f"no hint here: {error}"
+
+
+@router.get("/gomoku/puzzles", response_model=s.PuzzleList, tags=["puzzles"])
+async def puzzle_list() -> Response:
+    """Every "find the win" puzzle, easiest (fewest moves) first."""
+    return Response(_puzzle_list_json(), media_type="application/json")
+
+
+@router.get("/gomoku/puzzles/{puzzle_id}", response_model=s.PuzzleOut, responses=_ERRORS,
+            tags=["puzzles"])
+async def puzzle_position(puzzle_id: int) -> s.PuzzleOut:
+    """A puzzle's position and one winning line."""
+    puzzle = _puzzle(puzzle_id)
+    return s.PuzzleOut(**_summary_fields(puzzle), moves=_pairs(puzzle.moves),
+                       forbidden=_pairs(sorted(puzzle.board().forbidden_points())),
+                       solution=_pairs(puzzle.solution))
+
+
+@router.post("/gomoku/puzzles/{puzzle_id}/attempt", response_model=s.PuzzleVerdict,
+             responses={**_ERRORS, **_BUSY}, tags=["puzzles"])
+async def puzzle_attempt(puzzle_id: int, body: s.PuzzleAttempt, engine: Engine,
+                         request: Request) -> s.PuzzleVerdict:
+    """Judge your next move after the moves so far (nothing is stored: send them each time).
+
+    Any move that keeps a forced win by fours within the moves left is accepted."""
+    puzzle = _puzzle(puzzle_id)
+    played = _squares(body.played)
+    puzzles.attempt_board(puzzle, played)  # bad lists fail here, not in a worker
+    move = (body.move[0], body.move[1])
+    (verdict, forbidden), _ = await engine.run(_judge_attempt, puzzle.id, played, move,
+                                               key=client_key(request))
+    return s.PuzzleVerdict(verdict=verdict.kind, message=verdict.message,  # type: ignore[arg-type]
+                           reply=None if verdict.reply is None else list(verdict.reply),
+                           moves_left=verdict.moves_left, five=_pairs(verdict.five),
+                           forbidden=_pairs(forbidden))
+
+
+@router.post("/gomoku/puzzles/{puzzle_id}/hint", response_model=s.PuzzleHint,
+             responses={**_ERRORS, **_BUSY}, tags=["puzzles"])
+async def puzzle_hint(puzzle_id: int, body: s.PuzzleProgress, engine: Engine,
+                      request: Request) -> s.PuzzleHint:
+    """A nudge toward a winning move from the moves so far."""
+    puzzle = _puzzle(puzzle_id)
+    played = _squares(body.played)
+    puzzles.attempt_board(puzzle, played)
+    text, _ = await engine.run(_hint, puzzle.id, played, key=client_key(request))
+    return s.PuzzleHint(hint=text)
 
 
 # -- N-Queens ------------------------------------------------------------------

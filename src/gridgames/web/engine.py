@@ -91,10 +91,12 @@ def _init_worker(flags: Any, progress: Any = None, threads: int = 1) -> None:
     try:
         # Load (or compile, on a fresh machine) the numba kernels before the first game.
         from gridgames.gomoku.ai import warm_up
+        from gridgames.gomoku.puzzles import warm_up as warm_up_puzzles
         from gridgames.queens.solver import warm_up as warm_up_queens
 
         warm_up()
         warm_up_queens()
+        warm_up_puzzles()
     except Exception:  # a failed warm-up only makes the first real job slower
         log.exception("engine warm-up failed")
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gridgames.gomoku import Rule
 from gridgames.gomoku.ai import MAX_LEVEL
+from gridgames.gomoku.puzzles import MAX_LENGTH
 
 MIN_BOARD, MAX_BOARD = 5, 60
 MAX_QUEENS_SOLVE, MAX_QUEENS_COUNT = 32, 16
@@ -132,6 +133,64 @@ class QueensCount(BaseModel):
     n: int
     solutions: int
     elapsed_ms: float
+
+
+MAX_PUZZLE_MOVES = 2 * (MAX_LENGTH - 1)
+
+
+class PuzzleSummary(BaseModel):
+    """A "find the win" puzzle in the list: the side to move wins in ``length`` moves."""
+
+    id: int
+    rule: Rule
+    width: int
+    height: int
+    to_move: ColorName = Field(description="the side that wins (you)")
+    length: int = Field(description="your moves to the five, the five included")
+    themes: list[str] = Field(description="'foul-trap' or 'avoid-fouls' (renju), or none")
+
+
+class PuzzleList(BaseModel):
+    puzzles: list[PuzzleSummary]
+
+
+class PuzzleOut(PuzzleSummary):
+    """A puzzle's position, with one winning line to show on request."""
+
+    moves: PointList = Field(description="the moves that reach the position, [x, y], black first")
+    forbidden: PointList = Field(description="renju points forbidden to black now")
+    solution: PointList = Field(description="one winning line: your move, the reply, ... five")
+
+
+class PuzzleAttempt(Strict):
+    """The attempt so far (your moves and the replies, in turn) and your next move."""
+
+    played: PointList = Field(default_factory=list, max_length=MAX_PUZZLE_MOVES,
+                              description="moves so far from the puzzle's position, [x, y]")
+    move: Pair = Field(description="your next move, [x, y]")
+
+
+class PuzzleProgress(Strict):
+    played: PointList = Field(default_factory=list, max_length=MAX_PUZZLE_MOVES,
+                              description="moves so far from the puzzle's position, [x, y]")
+
+
+class PuzzleVerdict(BaseModel):
+    """The judgement of one move."""
+
+    verdict: Literal["illegal", "win", "continue", "fail", "unknown"] = Field(
+        description="illegal: not playable (nothing changes); win: a five, solved; continue: "
+        "a forced win is kept and the defender replies; fail: no forced win is left; unknown: "
+        "the position was too open to judge")
+    message: str
+    reply: Pair | None = Field(description="the defender's reply (continue) or refutation (fail)")
+    moves_left: int = Field(description="your moves still needed after the reply (continue)")
+    five: PointList = Field(description="the five's stones (win)")
+    forbidden: PointList = Field(description="renju points forbidden to black after the reply")
+
+
+class PuzzleHint(BaseModel):
+    hint: str
 
 
 class RuleInfo(BaseModel):

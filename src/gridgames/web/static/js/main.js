@@ -1,17 +1,18 @@
-// Hash routes: #/ (home), #/gomoku (setup), #/gomoku/<id> (a game), #/queens.
+// Hash routes: #/ (home), #/gomoku (setup), #/gomoku/<id> (a game), #/puzzles[/<id>], #/queens.
 
 import { showSetup, showGame, leaveGame, recentGames } from "./gomoku.js";
 import { showQueens } from "./queens.js";
+import { showPuzzles } from "./puzzles.js";
 import { $ } from "./ui.js";
 import { onBusy } from "./api.js";
 
-const VIEWS = ["home", "setup", "game", "queens"];
+const VIEWS = ["home", "setup", "game", "puzzles", "queens"];
 
 function show(name) {
   for (const view of VIEWS) $(`#view-${view}`).hidden = view !== name;
   for (const link of document.querySelectorAll(".topbar nav a")) {
     const target = link.getAttribute("href").slice(2);
-    link.classList.toggle("active", name !== "home" && (target === name || (target === "gomoku" && name !== "queens")));
+    link.classList.toggle("active", target === name || (target === "gomoku" && (name === "setup" || name === "game")));
   }
 }
 
@@ -43,6 +44,10 @@ function route() {
     show("setup");
     showSetup();
     document.title = "New Gomoku game · gridgames";
+  } else if (parts[0] === "puzzles") {
+    show("puzzles");
+    showPuzzles(parts[1] ? Number(parts[1]) : null);
+    document.title = "Puzzles · gridgames";
   } else if (parts[0] === "queens") {
     show("queens");
     showQueens();

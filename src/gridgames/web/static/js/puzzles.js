@@ -1,0 +1,178 @@
+// "Find the win" puzzles: choose one, click your fours, the defender answers.
+// The server judges each move from the whole attempt so far (it stores nothing).
+
+import { get, post } from "./api.js";
+import { GomokuBoard, pointName } from "./gomoku-board.js";
+import { $, showError } from "./ui.js";
+
+let view = null;
+
+class PuzzleView {
+  constructor() {
+    this.board = new GomokuBoard($("#puzzle-board"), $("#puzzle-board-scroll"), { onPlay: (p) => this.play(p) });
+    this.list = [];
+    this.puzzle = null;
+    this.played = [];
+    this.five = [];
+    this.forbidden = [];
+    this.over = false;  // solved or failed: only Retry or Next go on
+    this.waiting = false;
+    $("#puzzle-rule").addEventListener("change", () => this.chooseRule());
+    $("#puzzle-select").addEventListener("change", (event) => { location.hash = `#/puzzles/${event.target.value}`; });
+    $("#puzzle-retry").addEventListener("click", () => this.restart());
+    $("#puzzle-next").addEventListener("click", () => this.next());
+    $("#puzzle-hint").addEventListener("click", () => this.hint());
+    $("#puzzle-show-solution").addEventListener("click", () => this.showSolution());
+  }
+
+  async show(id) {
+    try {
+      if (!this.list.length) this.list = (await get("/gomoku/puzzles")).puzzles;
+      const wanted = id ?? this.shown()[0]?.id ?? this.list[0].id;
+      if (this.puzzle?.id !== wanted) this.puzzle = await get(`/gomoku/puzzles/${wanted}`);
+      const rule = $("#puzzle-rule").value;
+      if (rule && rule !== this.puzzle.rule) $("#puzzle-rule").value = "";
+      this.fillSelect();
+      this.restart();
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  shown() {
+    const rule = $("#puzzle-rule").value;
+    return this.list.filter((p) => !rule || p.rule === rule);
+  }
+
+  fillSelect() {
+    const select = $("#puzzle-select");
+    select.innerHTML = "";
+    for (const p of this.shown()) {
+      const option = document.createElement("option");
+      option.value = p.id;
+      const themes = p.themes.length ? `, ${p.themes.join(", ")}` : "";
+      option.textContent = `${p.id}. ${p.rule}, win in ${p.length}${themes}`;
+      select.append(option);
+    }
+    if (this.puzzle) select.value = this.puzzle.id;
+  }
+
+  chooseRule() {
+    const first = this.shown()[0];
+    if (first) location.hash = `#/puzzles/${first.id}`;
+  }
+
+  next() {
+    const shown = this.shown();
+    const at = shown.findIndex((p) => p.id === this.puzzle?.id);
+    const next = shown[(at + 1) % shown.length];
+    if (next) location.hash = `#/puzzles/${next.id}`;
+  }
+
+  restart() {
+    const p = this.puzzle;
+    this.played = [];
+    this.five = [];
+    this.forbidden = p.forbidden;
+    this.over = false;
+    $("#puzzle-solution").textContent = "";
+    const themes = p.themes.length ? ` (${p.themes.join(", ")})` : "";
+    $("#puzzle-title").textContent = `Puzzle ${p.id}: ${p.rule}, ${p.width} × ${p.height}${themes}`;
+    this.say("", "");
+    this.render();
+  }
+
+  movesLeft() {
+    return this.puzzle.length - this.played.length / 2;
+  }
+
+  say(message, kind) {
+    const box = $("#puzzle-message");
+    box.textContent = message;
+    box.className = `puzzle-message ${kind}`;
+  }
+
+  // The board's state in the shape of the API's game state.
+  state() {
+    const p = this.puzzle;
+    const moves = [...p.moves, ...this.played];
+    const toMove = moves.length % 2 === 0 ? "black" : "white";
+    const you = p.to_move;
+    const other = you === "black" ? "white" : "black";
+    return {
+      width: p.width, height: p.height, moves, to_move: toMove,
+      forbidden: toMove === "black" ? this.forbidden : [],
+      outcome: this.five.length ? { line: this.five, winner: you } : null,
+      players: { [you]: this.over ? "computer" : "human", [other]: "computer" },
+      thinking: this.waiting,
+    };
+  }
+
+  render() {
+    this.board.render(this.state());
+    const p = this.puzzle;
+    $("#puzzle-stone").className = `stone-icon ${p.to_move}`;
+    const left = this.movesLeft();
+    const side = p.to_move[0].toUpperCase() + p.to_move.slice(1);
+    $("#puzzle-text").textContent = this.five.length ? `${side} won`
+      : this.over ? "Not solved"
+        : `${side} to play and win in ${left} move${left === 1 ? "" : "s"}`;
+  }
+
+  async play(point) {
+    if (this.over || this.waiting) return;
+    this.waiting = true;
+    this.render();
+    try {
+      const verdict = await post(`/gomoku/puzzles/${this.puzzle.id}/attempt`, { played: this.played, move: point });
+      if (verdict.verdict === "illegal" || verdict.verdict === "unknown") {
+        this.say(verdict.message, "failed");
+      } else if (verdict.verdict === "win") {
+        this.played.push(point);
+        this.five = verdict.five;
+        this.over = true;
+        this.say(`${verdict.message} Try the next one.`, "solved");
+      } else if (verdict.verdict === "continue") {
+        this.played.push(point, verdict.reply);
+        this.forbidden = verdict.forbidden;
+        const left = verdict.moves_left;
+        this.say(`${verdict.message}. ${left} more move${left === 1 ? "" : "s"} to the five.`, "");
+      } else {
+        this.played.push(point);
+        if (verdict.reply) this.played.push(verdict.reply);
+        this.over = true;
+        this.say(`Not this time: ${verdict.message}. Retry, or show the solution.`, "failed");
+      }
+    } catch (error) {
+      showError(error);
+    } finally {
+      this.waiting = false;
+      this.render();
+    }
+  }
+
+  async hint() {
+    if (this.over) return;
+    try {
+      const { hint } = await post(`/gomoku/puzzles/${this.puzzle.id}/hint`, { played: this.played });
+      this.say(`Hint: ${hint}.`, "");
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  showSolution() {
+    const p = this.puzzle;
+    const names = p.solution.map((point) => pointName(point, p.height));
+    const steps = [];
+    for (let i = 0; i < names.length; i += 2) {
+      steps.push(`${i / 2 + 1}. ${names[i]}${names[i + 1] ? ` ${names[i + 1]}` : ""}`);
+    }
+    $("#puzzle-solution").textContent = `Solution: ${steps.join("  ")}`;
+  }
+}
+
+export function showPuzzles(id) {
+  if (!view) view = new PuzzleView();
+  view.show(Number.isInteger(id) && id > 0 ? id : null);
+}

@@ -73,6 +73,14 @@ def test_only_answer_is_none_without_a_four_or_against_an_open_four():
     assert only_answer(game("h8a1i8a2j8a3k8")) is None  # g8 and l8: no single answer
 
 
+def test_a_caro_four_blocked_at_one_end_has_two_answers():
+    # white may take g8, or f8, which leaves g8-k8 blocked at both ends
+    assert only_answer(game("h8l8i8a1j8a2k8", Rule.CARO)) is None
+    assert only_answer(game("h8l8i8a1j8a2k8", Rule.STANDARD)) == (6, 7)
+    # the board's edge blocks nothing: b8-e8 against f8 is stopped at a8 alone
+    assert only_answer(game("b8f8c8o1d8o2e8", Rule.CARO)) == (0, 7)
+
+
 def test_handing_over_a_forced_win_is_a_blunder_whatever_the_numbers():
     board = game("h8i9")
     evals = [PositionEval(0, best=(7, 7)), PositionEval(20, best=(9, 9), after_best=25),

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from gridgames.gomoku import Board, Rule
-from gridgames.gomoku.ai import Limit, think
+from gridgames.gomoku.ai import Limit, analyse, think
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.notation import parse_position
+from gridgames.gomoku.puzzles import winning_moves
 
 LIMIT = Limit(time_ms=3000)
 
@@ -26,6 +27,11 @@ WINS = [
     ("caro", "h8f7i8f8g7f6f10f9f5g9g6h7g5g8g4g3i6"),
     ("caro", PLAIN_FOURS_WIN),
 ]
+
+# Caro, black to move: the search used to count a win by fours here (f11 first) that
+# white escapes by blocking a four at the far end of its five, leaving that five
+# blocked at both ends, which caro does not count.
+FAR_END_ESCAPE = "h8i7f10j8f8h6k9g6f6i9i10f7h10g10g9e7i11j12h11f4g5g7h7h9e11d12"
 
 # White wins by fours and threes (not by fours alone).
 VCT_WIN = "h8g7i10f9h9h7g8f7i7f8j11k12f10g9e7"
@@ -50,6 +56,24 @@ def test_only_the_full_vcf_solver_sees_a_win_by_plain_fours() -> None:
     black = int(pos.info[P.I_SIDE])
     assert S.vcf(pos, 0, 40, black, 1) > 0  # every four: the root solver
     assert S.vcf(pos, 0, 40, black, 0) == 0  # the leaf solver's shortcut misses it
+
+
+def test_caro_fours_are_stopped_at_the_far_end_of_their_five_too() -> None:
+    # black h8-k8 against white l8: g8 makes a five unless white holds g8, or f8
+    # (then g8-k8 is blocked at both ends)
+    board = board_of("caro", "h8l8i8a1j8a2k8")
+    answers = {line.move for line in analyse(board, Limit(depth=3), multipv=3)}
+    assert answers == {board.parse("g8"), board.parse("f8")}
+    board = board_of("freestyle", "h8l8i8a1j8a2k8")
+    assert {line.move for line in analyse(board, Limit(depth=3), multipv=3)} == {
+        board.parse("g8")}
+
+
+def test_no_win_by_fours_is_counted_that_a_far_end_block_refutes() -> None:
+    board = board_of("caro", FAR_END_ESCAPE)
+    assert winning_moves(board, 9) == {}  # the puzzles' exact prover: no win by fours
+    pos = load_position(board, P.new_table(10))
+    assert S.vcf(pos, 0, 40, int(pos.info[P.I_SIDE]), 1) == 0
 
 
 def test_threat_cache_keeps_proven_wins_and_forgets_searches_cut_short() -> None:

@@ -56,7 +56,7 @@ from gridgames.gomoku.ai import Limit, SearchResult, analyse, think
 from gridgames.gomoku.ai.search import MATE, MATE_BOUND
 from gridgames.gomoku.board import Board, Color, Point
 from gridgames.gomoku.notation import format_renju
-from gridgames.gomoku.rules import DIRECTIONS, winning_direction
+from gridgames.gomoku.rules import DIRECTIONS, five_points
 
 __all__ = [
     "BEST_MAX_LOSS",
@@ -198,16 +198,9 @@ def evaluate_position(board: Board, limit: Limit, played: Point | None = None) -
 
 def _five_points(board: Board, color: Color) -> list[Point]:
     """Empty points where a stone of ``color`` would win at once."""
-    grid = board.grid.copy()
-    points = []
-    code = board.rule.code
-    ys, xs = np.nonzero(grid[1:-1, 1:-1] == 0)
-    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
-        grid[y + 1, x + 1] = color
-        if winning_direction(grid, x, y, code) >= 0:
-            points.append((x, y))
-        grid[y + 1, x + 1] = 0
-    return points
+    out = np.empty(board.width * board.height, dtype=np.int64)
+    count = five_points(board.grid.copy(), int(color), board.rule.code, out)
+    return [(int(c) % board.width, int(c) // board.width) for c in out[:count]]
 
 
 def only_answer(board: Board) -> Point | None:

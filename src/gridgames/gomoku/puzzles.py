@@ -100,10 +100,7 @@ def _five_points_near(grid, x, y, color, rule_code, out):
                 continue
             if grid[py + 1, px + 1] != rules.EMPTY:
                 continue
-            grid[py + 1, px + 1] = color
-            wins = rules.winning_direction(grid, px, py, rule_code) >= 0
-            grid[py + 1, px + 1] = rules.EMPTY
-            if wins:
+            if rules.makes_five(grid, px, py, color, rule_code):
                 code = py * width + px
                 seen = False
                 for i in range(n):
@@ -112,24 +109,6 @@ def _five_points_near(grid, x, y, color, rule_code, out):
                 if not seen:
                     out[n] = code
                     n += 1
-    return n
-
-
-@rule_kernel
-def _five_points(grid, color, rule_code, out):
-    """Every empty point where ``color`` would make a winning five (count, in ``out``)."""
-    height, width = grid.shape[0] - 2, grid.shape[1] - 2
-    n = 0
-    for y in range(height):
-        for x in range(width):
-            if grid[y + 1, x + 1] != rules.EMPTY:
-                continue
-            grid[y + 1, x + 1] = color
-            wins = rules.winning_direction(grid, x, y, rule_code) >= 0
-            grid[y + 1, x + 1] = rules.EMPTY
-            if wins:
-                out[n] = y * width + x
-                n += 1
     return n
 
 
@@ -229,7 +208,7 @@ class VcfProver:
 
     def fives(self, color: Color) -> list[Point]:
         """Where ``color`` would make a winning five now, in reading order."""
-        return self._points(_five_points(self.grid, int(color), self.rule.code, self._buffer))
+        return self._points(rules.five_points(self.grid, int(color), self.rule.code, self._buffer))
 
     def fives_near(self, point: Point, color: Color) -> list[Point]:
         """The five points of ``color`` on the four lines through ``point``."""
@@ -279,10 +258,7 @@ class VcfProver:
         for point in fives:
             if point == taken or self.stone(point) != rules.EMPTY:
                 continue
-            self.place(point, attacker)
-            wins = rules.winning_direction(self.grid, point[0], point[1], self.rule.code) >= 0
-            self.remove(point)
-            if wins:
+            if rules.makes_five(self.grid, point[0], point[1], int(attacker), self.rule.code):
                 return True
         return False
 

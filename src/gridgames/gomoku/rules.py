@@ -157,6 +157,29 @@ def winning_direction(grid, x, y, rule_code):
 
 
 @rule_kernel
+def makes_five(grid, x, y, color, rule_code):
+    """Whether a ``color`` stone on the empty point (x, y) would make a winning line."""
+    grid[y + 1, x + 1] = color
+    wins = winning_direction(grid, x, y, rule_code) >= 0
+    grid[y + 1, x + 1] = EMPTY
+    return wins
+
+
+@rule_kernel
+def five_points(grid, color, rule_code, out):
+    """Every empty point where ``color`` would make a winning line, as y * width + x
+    into ``out`` in reading order; returns the count."""
+    height, width = grid.shape[0] - 2, grid.shape[1] - 2
+    n = 0
+    for y in range(height):
+        for x in range(width):
+            if grid[y + 1, x + 1] == EMPTY and makes_five(grid, x, y, color, rule_code):
+                out[n] = y * width + x
+                n += 1
+    return n
+
+
+@rule_kernel
 def _five_completions(grid, gx, gy, dx, dy):
     """Black's completion squares to an exact five through (gx, gy) on one line.
 

@@ -32,6 +32,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from typing import NamedTuple
@@ -75,29 +76,34 @@ TUNED = {
 Task = tuple[str, dict[str, int], dict[str, int], int, int]  # rule, plus, minus, nodes, seed
 
 
-def _within(name: str, value: float) -> float:
-    return min(max(value, TUNED[name].lowest), TUNED[name].highest)
+def _within(space: dict[str, Tuned], name: str, value: float) -> float:
+    return min(max(value, space[name].lowest), space[name].highest)
 
 
 def play_pair(task: Task) -> float:
     """Points of ``plus`` minus those of ``minus`` over two games from one opening."""
     rule_name, plus, minus, nodes, seed = task
+    base = default_params(Rule[rule_name].code)
+    return pair_result(rule_name, nodes, seed,
+                       ({"params": base._replace(**plus)}, {"params": base._replace(**minus)}))
+
+
+def pair_result(rule_name: str, nodes: int, seed: int, sides: tuple[dict, dict]) -> float:
+    """Points of the first side minus the second's over two games from one opening,
+    each side black once; a side is the keyword arguments it passes to ``think``."""
     rule = Rule[rule_name]
     rng = random.Random(seed)
     start = opening_board(rng, default_openings(rule), rule)
-    base = default_params(rule.code)
-    sides = (base._replace(**plus), base._replace(**minus))
     total = 0.0
     for first in range(2):
         board = start.copy()
         while board.outcome() is None and board.legal_moves:
             mover = (board.to_move == Color.BLACK) == (first == 0)
-            params = sides[0] if mover else sides[1]
-            board.push(think(board, Limit(nodes=nodes), params=params).move)
+            options = sides[0] if mover else sides[1]
+            board.push(think(board, Limit(nodes=nodes), **options).move)
         outcome = board.outcome()
         if outcome is not None and outcome.winner is not None:
-            plus_black = first == 0
-            total += 1.0 if (outcome.winner == Color.BLACK) == plus_black else -1.0
+            total += 1.0 if (outcome.winner == Color.BLACK) == (first == 0) else -1.0
     return total
 
 
@@ -144,13 +150,18 @@ def rounded(theta: dict[str, float]) -> dict[str, int]:
 
 
 def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rate: float,
-         seed: int, log: str | None, report: int) -> dict[str, int]:
-    base = default_params(rule.code)
-    theta = {name: float(getattr(base, name)) for name in names}
+         seed: int, log: str | None, report: int, space: dict[str, Tuned] = TUNED,
+         start: dict[str, float] | None = None,
+         play: Callable[[Task], float] = play_pair) -> dict[str, int]:
+    """The SPSA run: ``names`` of ``space`` tuned from ``start`` (the rule's search
+    margins by default), each step's pair of games played by ``play``."""
+    if start is None:
+        start = default_params(rule.code)._asdict()
+    theta = {name: float(start[name]) for name in names}
     rng = np.random.default_rng(seed)
     big_a = 0.1 * pairs
-    c0 = {name: TUNED[name].c * pairs**GAMMA for name in names}
-    a0 = {name: rate * TUNED[name].c**2 * (big_a + pairs) ** ALPHA for name in names}
+    c0 = {name: space[name].c * pairs**GAMMA for name in names}
+    a0 = {name: rate * space[name].c**2 * (big_a + pairs) ** ALPHA for name in names}
     started = time.monotonic()
     steps: list[dict] = []
     with (open(log, "a", encoding="utf-8") if log else nullcontext()) as out, \
@@ -165,15 +176,15 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                 plus: dict[str, int] = {}
                 minus: dict[str, int] = {}
                 for sign, n in zip(signs, names, strict=True):
-                    plus[n] = round(_within(n, theta[n] + ck[n] * sign))
-                    minus[n] = round(_within(n, theta[n] - ck[n] * sign))
+                    plus[n] = round(_within(space, n, theta[n] + ck[n] * sign))
+                    minus[n] = round(_within(space, n, theta[n] - ck[n] * sign))
                 task = (rule.name, plus, minus, nodes, int(rng.integers(1 << 31)))
                 batch.append((k, signs, ck, task))
-            results = list(pool.map(play_pair, [b[3] for b in batch]))
+            results = list(pool.map(play, [b[3] for b in batch]))
             for (k, signs, ck, task), result in zip(batch, results, strict=True):
                 for sign, n in zip(signs, names, strict=True):
                     ak = a0[n] / (big_a + k) ** ALPHA
-                    theta[n] = _within(n, theta[n] + ak / ck[n] * result * sign)
+                    theta[n] = _within(space, n, theta[n] + ak / ck[n] * result * sign)
                 steps.append({"step": k, "result": result, "plus": task[1],
                               "minus": task[2], "theta": dict(theta)})
                 if out is not None:
@@ -190,8 +201,9 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
     return rounded(theta)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def tuning_parser(description: str) -> argparse.ArgumentParser:
+    """The options of an SPSA run (this script's, and ``tune_eval.py``'s)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rule", default="freestyle", choices=[r.name.lower() for r in Rule])
     parser.add_argument("--only", help="comma-separated values to tune (default: all)")
     parser.add_argument("--pairs", type=int, default=1000, help="SPSA steps, a pair each")
@@ -205,16 +217,26 @@ def main() -> None:
     parser.add_argument("--report", type=int, default=50, help="print the values every N steps")
     parser.add_argument("--signals", metavar="LOG",
                         help="print each value's signal over a run's --log, and stop")
-    args = parser.parse_args()
+    return parser
+
+
+def chosen_names(args: argparse.Namespace, space: dict[str, Tuned]) -> list[str]:
+    """The values ``--only`` names (all of ``space`` by default); exits on a bad one."""
+    names = list(space) if not args.only else [n.strip() for n in args.only.split(",")]
+    unknown = [n for n in names if n not in space]
+    if unknown:
+        sys.exit(f"unknown values {unknown}; choose from {', '.join(space)}")
+    if args.pairs < 1 or args.nodes < 1 or args.workers < 1 or args.report < 1:
+        sys.exit("--pairs, --nodes, --workers and --report must be 1 or more")
+    return names
+
+
+def main() -> None:
+    args = tuning_parser(__doc__.split("\n\n")[0]).parse_args()
     if args.signals:
         print_signals(read_log(args.signals))
         return
-    names = list(TUNED) if not args.only else [n.strip() for n in args.only.split(",")]
-    unknown = [n for n in names if n not in TUNED]
-    if unknown:
-        sys.exit(f"unknown values {unknown}; choose from {', '.join(TUNED)}")
-    if args.pairs < 1 or args.nodes < 1 or args.workers < 1 or args.report < 1:
-        sys.exit("--pairs, --nodes, --workers and --report must be 1 or more")
+    names = chosen_names(args, TUNED)
     rule = Rule[args.rule.upper()]
     final = tune(rule, names, args.pairs, args.nodes, args.workers, args.rate, args.seed,
                  args.log, args.report)

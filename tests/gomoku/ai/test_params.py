@@ -1,4 +1,5 @@
-"""The search's margins carried by the position, and the SPSA run that tunes them."""
+"""The search's margins and the evaluation's weights carried by the position, and the
+SPSA runs that tune them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.engine import Helpers, load_position
 from gridgames.gomoku.ai.params import FREESTYLE_PARAMS
+from gridgames.gomoku.ai.patterns import eval_weights
 
 
 def test_each_rule_starts_from_its_own_margins() -> None:
@@ -59,9 +61,40 @@ def test_helper_searches_play_with_the_main_search_margins() -> None:
         assert P.params_of(helper) == params
 
 
-def _tune(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(BENCHMARKS / "tune_search.py"), *args],
+def test_the_search_reads_the_evaluation_weights_it_is_given() -> None:
+    board = middle_game()
+    own = eval_weights(Rule.FREESTYLE.code)
+    plain = think(board, Limit(depth=7))
+    same = think(board, Limit(depth=7), weights=own)
+    assert (same.move, same.nodes, same.score) == (plain.move, plain.nodes, plain.score)
+    # the opponent's open threes worth nothing to the side to move: another search
+    klass = (own.klass[0], tuple(0 if k == 5 else v for k, v in enumerate(own.klass[1])))
+    other = think(board, Limit(depth=7), weights=own._replace(klass=klass, tempo=0))
+    assert (other.nodes, other.score) != (plain.nodes, plain.score)
+    pos = load_position(board, weights=own._replace(tempo=0))
+    assert pos.info[P.I_TEMPO] == 0
+    helpers = Helpers(board, pos, 1, own._replace(klass=klass))
+    helpers.stop()
+    assert (helpers.positions[0].combo_table != pos.combo_table).any()
+
+
+def _tune(*args: str, script: str = "tune_search.py") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCHMARKS / script), *args],
                           capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_short_tuning_run_of_the_evaluation_weights(tmp_path: Path) -> None:
+    log = tmp_path / "steps.jsonl"
+    done = _tune("--pairs", "2", "--nodes", "300", "--workers", "1", "--report", "1",
+                 "--only", "waiter.BLOCK3,mover.FLEX3,tempo", "--log", str(log),
+                 script="tune_eval.py")
+    assert done.returncode == 0, done.stderr
+    steps = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [s["step"] for s in steps] == [1, 2]
+    assert set(steps[0]["theta"]) == {"waiter.BLOCK3", "mover.FLEX3", "tempo"}
+    assert done.stdout.splitlines()[-1].startswith("EvalWeights(shape=")
+    bad = _tune("--only", "mover.FIVE", script="tune_eval.py")
+    assert bad.returncode != 0 and "unknown values ['mover.FIVE']" in bad.stderr
 
 
 def test_a_short_tuning_run_logs_every_step_and_prints_the_values(tmp_path: Path) -> None:

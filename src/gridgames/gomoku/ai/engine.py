@@ -22,7 +22,7 @@ from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.greedy import greedy_scores
 from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
 from gridgames.gomoku.ai.params import SearchParams
-from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4
+from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4, EvalWeights
 from gridgames.gomoku.ai.timing import TimeControl
 from gridgames.gomoku.rules import forbidden_kind
 from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
@@ -136,8 +136,8 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
           on_info: InfoCallback | None = None, seed: int | None = None,
           memory: SearchMemory | None = None, threads: int = 1,
-          clock: TimeControl | None = None, params: SearchParams | None = None
-          ) -> SearchResult:
+          clock: TimeControl | None = None, params: SearchParams | None = None,
+          weights: EvalWeights | None = None) -> SearchResult:
     """Choose a move for the side to move on ``board`` within ``limit``.
 
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
@@ -147,7 +147,9 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     searches bounded by time alone (the others stay reproducible).
     ``clock`` spends a match clock (see :mod:`.timing`): it replaces ``limit.time_ms``,
     and the search stops between its soft budget and its hard cap as the position asks.
-    ``params`` replaces the rule's search margins (see :mod:`.params`).
+    ``params`` replaces the rule's search margins (see :mod:`.params`), and
+    ``weights`` the linear evaluation's (see :class:`.patterns.EvalWeights`): both
+    for tuning.
     """
     _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
@@ -159,7 +161,8 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
         return _result(centre, 0, None, 0, (centre,), 0, started)
     if limit.is_greedy:
         return _greedy(board, seed, started)
-    return _search(board, limit, stop, on_info, 1, started, memory, threads, clock, params)[0]
+    return _search(board, limit, stop, on_info, 1, started, memory, threads, clock, params,
+                   weights)[0]
 
 
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
@@ -293,10 +296,12 @@ def _mate_moves(score: int) -> int | None:
 
 
 def load_position(board: Board, tt: np.ndarray | None = None,
-                  params: SearchParams | None = None) -> P.Position:
+                  params: SearchParams | None = None,
+                  weights: EvalWeights | None = None) -> P.Position:
     """The engine board of ``board``'s position (``tt``: a table to search with;
-    ``params``: the search's margins, the rule's own by default)."""
-    pos = P.new_position(board.width, board.height, board.rule.code, tt, params)
+    ``params`` and ``weights``: the search's margins and the linear evaluation's,
+    the rule's own by default)."""
+    pos = P.new_position(board.width, board.height, board.rule.code, tt, params, weights)
     for point in board.move_stack:
         P.make(pos, P.cell_index(pos, point))
     return pos
@@ -356,8 +361,10 @@ class Helpers:
     its deepest finished iteration, which the main search may not have reached.
     """
 
-    def __init__(self, board: Board, pos: P.Position, count: int) -> None:
-        self.positions = [load_position(board, pos.tt, P.params_of(pos)) for _ in range(count)]
+    def __init__(self, board: Board, pos: P.Position, count: int,
+                 weights: EvalWeights | None = None) -> None:
+        self.positions = [load_position(board, pos.tt, P.params_of(pos), weights)
+                          for _ in range(count)]
         # (depth, move, score, pv) of each helper's deepest finished iteration
         self.finished: list[tuple[int, int, int, tuple[Point, ...]] | None] = [None] * count
         self._threads = []
@@ -397,8 +404,8 @@ class Helpers:
 
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
             multipv: int, started: float, memory: SearchMemory | None, threads: int,
-            clock: TimeControl | None = None, params: SearchParams | None = None
-            ) -> list[SearchResult]:
+            clock: TimeControl | None = None, params: SearchParams | None = None,
+            weights: EvalWeights | None = None) -> list[SearchResult]:
     if clock is not None:
         # the root threat stage takes its usual share of the soft budget
         limit = replace(limit, time_ms=max(clock.soft_ms, 1))
@@ -406,7 +413,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         limit = Limit(time_ms=DEFAULT_TIME_MS)
     reproducible = limit.nodes is not None or limit.depth is not None
     pos = load_position(board, None if memory is None or reproducible else memory.table(board),
-                        params)
+                        params, weights)
     info = pos.info
     if limit.nodes is not None:
         info[P.I_NODE_LIMIT] = max(limit.nodes, 1)
@@ -451,7 +458,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
-            helpers = Helpers(board, pos, threads - 1)
+            helpers = Helpers(board, pos, threads - 1, weights)
         done: list[SearchResult] = []
         n_lines = min(multipv, count)
         for depth in range(1, max_depth + 1):

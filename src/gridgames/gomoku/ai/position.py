@@ -157,12 +157,15 @@ def packed_table(rule_code: int) -> np.ndarray:
     return table
 
 
-def combo_table(rule_code: int) -> np.ndarray:
+def combo_table(rule_code: int, weights: EvalWeights | None = None) -> np.ndarray:
     """The (N_COMBOS, 8) table of a rule: class, move value, renju suspect, evaluations
-    (built once for each set of weights, which several rules share)."""
-    weights = eval_weights(rule_code)
+    (built once for each set of weights, which several rules share); ``weights``
+    replaces the rule's own."""
+    weights = eval_weights(rule_code) if weights is None else weights
     table = _COMBO_TABLES.get(weights)
     if table is None:
+        if len(_COMBO_TABLES) >= 8:  # a tuning run tries many sets of weights
+            _COMBO_TABLES.clear()
         evals = combo_evals(weights)
         # a combo's fields side by side (32 bytes): what a shape change reads of a
         # combo is one cache line or two, not three
@@ -184,12 +187,14 @@ def new_table(tt_bits: int = TT_BITS, *, shared: bool = False) -> np.ndarray:
 
 
 def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None = None,
-                 params: SearchParams | None = None) -> Position:
+                 params: SearchParams | None = None,
+                 weights: EvalWeights | None = None) -> Position:
     """An empty engine board (stones are then added with :func:`make`).
 
     ``tt`` is a table kept from earlier searches on boards of this size and rule;
     ``params`` the search's margins, the rule's own by default (ValueError if one
-    is not a usable whole number).
+    is not a usable whole number); ``weights`` the linear evaluation's, the rule's
+    own by default.
     """
     stride = width + 2 * PAD
     n = stride * (height + 2 * PAD)
@@ -214,7 +219,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
         undo=np.zeros(((width * height + 1) * UNDO_PER_MOVE, 3), dtype=np.int32),
         zobrist=zobrist,
         shape_table=packed_table(rule_code),
-        combo_table=combo_table(rule_code),
+        combo_table=combo_table(rule_code, weights),
         tt=new_table() if tt is None else tt,
         history=np.zeros((5, n), dtype=np.int64),
         killers=np.zeros((MAX_PLY, 2), dtype=np.int32),
@@ -234,7 +239,7 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     info[I_RULE] = rule_code
     info[I_CARO] = int(rule_code in (CARO_CODE, CARO_EXACT_CODE))
     info[I_SIDE] = 1
-    info[I_TEMPO] = eval_weights(rule_code).tempo
+    info[I_TEMPO] = (eval_weights(rule_code) if weights is None else weights).tempo
     # a freestyle five is five in a row whatever lies beyond, so a stone five steps
     # away changes no shape (checked for every line key by the tests)
     info[I_REACH] = 4 if rule_code == FREESTYLE_CODE else 5

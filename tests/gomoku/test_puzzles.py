@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -338,3 +341,15 @@ def test_the_prover_agrees_with_brute_force_on_random_positions(rule):
             decided += 1
             won += proved
     assert decided >= 40 and won >= 5, (decided, won)
+
+
+def test_the_engine_reports_no_win_by_fours_the_prover_refutes_in_caro_self_play():
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "vcf_agreement.py"
+    done = subprocess.run([sys.executable, str(script), "--rule", "caro", "--games", "3",
+                           "--nodes", "800", "--seed", "3"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    summary = done.stdout.splitlines()[-1]
+    assert "the prover refuted 0, could not decide 0" in summary, done.stdout
+    reported = int(summary.split("reported ")[1].split()[0])
+    assert reported > 0  # the games reached wins by fours to check

@@ -353,3 +353,14 @@ def test_the_engine_reports_no_win_by_fours_the_prover_refutes_in_caro_self_play
     assert "the prover refuted 0, could not decide 0" in summary, done.stdout
     reported = int(summary.split("reported ")[1].split()[0])
     assert reported > 0  # the games reached wins by fours to check
+
+
+def test_a_caro_attacker_may_stop_the_defenders_four_at_the_far_end_with_a_four():
+    # white (1,1)-(4,1), blocked by black (0,1), threatens five at (5,1); under caro
+    # black may block at (6,1) instead, which makes black's four (6,1)-(6,4) where
+    # (5,1) makes nothing
+    moves = [(0, 1), (1, 1), (6, 2), (2, 1), (6, 3), (3, 1), (6, 4), (4, 1)]
+    for rule, expected in ((Rule.CARO, [(6, 1)]), (Rule.FREESTYLE, [])):
+        board = Board(15, rule=rule)
+        board.push_many(moves)
+        assert VcfProver(board).attacking_moves(Color.BLACK) == expected, rule

@@ -272,16 +272,13 @@ class VcfProver:
     # -- the search ------------------------------------------------------------
 
     def attacking_moves(self, attacker: Color) -> list[Point]:
-        """The attacker's moves that may keep a VCF going: the block of the defender's
-        only five point if it has one (and that block must itself be a four), else
-        every four. Empty when the defender has two fives or the block is no four."""
+        """The attacker's moves that may keep a VCF going: when the defender has a
+        five to make, the blocks of it that are fours too, else every four."""
         defender_fives = self.fives(attacker.other)
         if not defender_fives:
             return self.fours(attacker)
-        if len(defender_fives) > 1:
-            return []
-        block = defender_fives[0]
-        return [block] if block in self.fours(attacker) else []
+        fours = set(self.fours(attacker))
+        return [p for p in self.blocks(attacker.other, defender_fives) if p in fours]
 
     def attacker_moves(self, attacker: Color, bound: int) -> int:
         """Fewest attacker moves (``attacker`` to move) to a forced five by fours,
@@ -529,10 +526,11 @@ def judge(puzzle: Puzzle, played: Sequence[object], move: object,
     if outcome is not None:
         return Verdict("fail", f"{name_of_move} ends the game in a {outcome}; no five for you")
     prover = VcfProver(board, node_limit)
-    if threats and point not in threats:
+    standing = prover.fives(defender) if threats else []
+    if standing:  # under caro a block may also be at the far end of the five
         return Verdict("fail", f"{name_of_move} leaves {defender.label}'s four standing: "
-                       f"{defender.label} makes five at {say(threats[0])}",
-                       reply=threats[0])
+                       f"{defender.label} makes five at {say(standing[0])}",
+                       reply=standing[0])
     fives = prover.fives_near(point, attacker)
     if not fives:
         return Verdict("fail", f"{name_of_move} is not a four: {defender.label} gets a free move "

@@ -39,7 +39,7 @@ import numpy as np
 
 from gridgames.gomoku import rules
 from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point
-from gridgames.gomoku.notation import format_position, format_renju, parse_position
+from gridgames.gomoku.notation import format_position, parse_position
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
 from gridgames.prepare import KernelGroup, Report, prepare
 
@@ -486,7 +486,7 @@ PointNamer = Callable[[Point], str]
 
 
 def _namer(board: Board, name: PointNamer | None) -> PointNamer:
-    return name if name is not None else (lambda point: format_renju(point, board.height))
+    return name if name is not None else board.point_name
 
 
 def _elsewhere(board: Board, prover: VcfProver, near: Point, defender: Color) -> Point | None:
@@ -550,7 +550,7 @@ def judge(puzzle: Puzzle, played: Sequence[object], move: object,
                        f"{left} move{'s' if left != 1 else ''}", reply=block)
     longest = max(value for _, value in values)
     replies = [block for block, value in values if value == longest]
-    stored = _stored_reply(puzzle, played, point)
+    stored = _stored_next(puzzle, [*played, point])
     reply = stored if stored in replies else replies[0]
     return Verdict("continue", f"{name_of_move} makes a four; {defender.label} must block at "
                    f"{say(reply)}", reply=reply, moves_left=longest - 1)
@@ -572,14 +572,6 @@ def _unstoppable(board: Board, prover: VcfProver, puzzle: Puzzle, point: Point,
     tail = f"; {defender.label} plays {say(reply)}" if reply is not None else ""
     return Verdict("continue", f"{name} makes a four and {why}{tail}", reply=reply,
                    moves_left=1)
-
-
-def _stored_reply(puzzle: Puzzle, played: Sequence[object], move: Point) -> Point | None:
-    """The stored line's reply, when the attempt has followed the line so far."""
-    line = [as_point(m) for m in played] + [move]
-    if tuple(line) == puzzle.solution[: len(line)] and len(line) < len(puzzle.solution):
-        return puzzle.solution[len(line)]
-    return None
 
 
 def winning_moves(board: Board, bound: int, node_limit: int = DEFAULT_NODE_LIMIT
@@ -660,6 +652,7 @@ def _on_line(origin: Point, point: Point, dx: int, dy: int) -> bool:
 
 
 def _stored_next(puzzle: Puzzle, played: Sequence[object]) -> Point | None:
+    """The stored line's next move, when the attempt has followed the line so far."""
     line = tuple(as_point(m) for m in played)
     if line == puzzle.solution[: len(line)] and len(line) < len(puzzle.solution):
         return puzzle.solution[len(line)]

@@ -1,0 +1,225 @@
+"""The computer's actions under an opening rule (see :mod:`gridgames.gomoku.opening_rules`).
+
+Every choice is judged by the search: the first stones are the candidate
+opening whose value is closest to even, a colour is chosen by the value of the
+position for it, Soosõrv's declared number of fifth moves is the one that
+leaves black's n-th best offer closest to even, black offers its best fifth
+moves (one of each symmetric group), and white picks the offer best for white.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import TYPE_CHECKING
+
+from gridgames.gomoku.board import Board, Point
+from gridgames.gomoku.opening_rules import Opening, OpeningRule, steps_from_centre, symmetries
+
+if TYPE_CHECKING:
+    from gridgames.gomoku.ai.engine import StopSignal
+    from gridgames.gomoku.ai.limits import Limit, SearchResult
+
+# Within this many centi-stones of 0 a position counts as balanced (Swap2's third option).
+BALANCED = 60
+# How many candidate openings to compare when placing the first three stones.
+CANDIDATES = 6
+_WIN = 1_000_000
+
+LimitFor = Callable[[int], "Limit"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The actions to apply, in order, and the search's move for the side to move
+    after them when the computer plays it (``None`` otherwise)."""
+
+    actions: tuple[str, ...]
+    move: Point | None = None
+
+
+def value(result: SearchResult) -> int:
+    """A search result's score for the side to move, forced wins and losses beyond any other."""
+    if result.mate is not None:
+        return _WIN if result.mate > 0 else -_WIN
+    return result.score
+
+
+def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
+           stop: StopSignal | None = None, rng: random.Random | None = None) -> Decision:
+    """The computer's actions when it is to act in ``opening`` (the opening is not changed).
+
+    ``budget_ms`` is the time for the whole decision; ``limit_for(ms)`` turns a
+    share of it into the search limit of the computer's level.
+    """
+    from gridgames.gomoku.ai import analyse, think
+
+    if opening.done:
+        raise ValueError("the opening is over: there is nothing to decide")
+    rng = rng or random.Random()
+    board = opening.board
+    phase = opening.allowed
+    name = board.point_name
+    if len(board) < 3 and phase == ("place",):
+        stones = _balanced_start(opening, budget_ms, limit_for, stop, rng)[len(board):]
+        return Decision(tuple(f"place {name(p)}" for p in stones))
+    if phase == ("choose", "place"):  # Swap2, the second player at three stones
+        first = think(board, limit_for(budget_ms // 2), stop=stop)
+        score = value(first)  # white's view
+        if score < -BALANCED:
+            return Decision(("choose black",))
+        if score > BALANCED:
+            return Decision(("choose white",), first.move)
+        after = board.copy()
+        after.push(first.move)
+        fifth = _most_even(analyse(after, limit_for(budget_ms // 2), multipv=4, stop=stop))
+        return Decision((f"place {name(first.move)}", f"place {name(fifth)}"))
+    if phase == ("choose",):
+        return _choose(opening, budget_ms, limit_for, stop)
+    if phase == ("place",) and opening.rule is OpeningRule.SWAP2:  # the fifth stone
+        fifth = _most_even(analyse(board, limit_for(budget_ms), multipv=4, stop=stop))
+        return Decision((f"place {name(fifth)}",))
+    if phase in (("place",), ("declare",)):  # Soosõrv: white's fourth stone and declaration
+        actions: tuple[str, ...] = ()
+        position = board
+        if phase == ("place",):
+            fourth = think(board, limit_for(budget_ms // 2), stop=stop).move
+            actions = (f"place {name(fourth)}",)
+            position = board.copy()
+            position.push(fourth)
+        values = _best_fifths(position, opening.max_offers, budget_ms // 2, limit_for, stop)
+        count = min(range(1, len(values) + 1), key=lambda n: (abs(values[n - 1][1]), -n))
+        return Decision((*actions, f"declare {count}"))
+    if phase == ("offer",):
+        best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
+        offers = [point for point, _ in best]
+        # too few searched: the others nearest the centre
+        groups = sorted(opening.fifth_move_classes(), key=lambda g: steps_from_centre(board, g[0]))
+        for group in groups:
+            if len(offers) >= opening.declared:
+                break
+            if not any(image(group[0]) in offers for image in symmetries(board)):
+                offers.append(group[0])
+        return Decision(("offer " + " ".join(name(p) for p in offers[: opening.declared]),))
+    if phase == ("pick",):
+        share = max(1, budget_ms // len(opening.offers))
+        scored = []
+        for offer in opening.offers:
+            after = board.copy()
+            after.push(offer)
+            result = think(after, limit_for(share), stop=stop)
+            scored.append((value(result), offer, result.move))
+        _, offer, reply = max(scored)
+        return Decision((f"pick {name(offer)}",), reply)
+    raise AssertionError(f"no decision for {phase}")  # pragma: no cover
+
+
+def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
+            stop: StopSignal | None) -> Decision:
+    """Take the colour the position favours; Soosõrv's black counts on its n-th best offer."""
+    from gridgames.gomoku.ai import think
+
+    board = opening.board
+    if opening.declared and len(board) == 4:
+        best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
+        black_value = best[-1][1] if best else 0
+        return Decision(("choose black" if black_value >= 0 else "choose white",))
+    result = think(board, limit_for(budget_ms), stop=stop)
+    mover = board.to_move
+    keep = value(result) >= 0
+    color = mover if keep else mover.other
+    return Decision((f"choose {color.label}",), result.move if keep else None)
+
+
+def _most_even(results: Sequence[SearchResult]) -> Point:
+    return min(results, key=lambda r: abs(value(r))).move
+
+
+def _best_fifths(board: Board, count: int, budget_ms: int, limit_for: LimitFor,
+                 stop: StopSignal | None) -> list[tuple[Point, int]]:
+    """Black's best fifth moves, one of each symmetric group, with their values for black,
+    best first (up to ``count``)."""
+    from gridgames.gomoku.ai import analyse
+
+    images = symmetries(board)
+    results = analyse(board, limit_for(budget_ms), multipv=min(2 * count + 2, 24), stop=stop)
+    chosen: list[tuple[Point, int]] = []
+    for result in sorted(results, key=value, reverse=True):
+        if not any(image(result.move) == point for point, _ in chosen for image in images):
+            chosen.append((result.move, value(result)))
+    return chosen[:count]
+
+
+def _balanced_start(opening: Opening, budget_ms: int, limit_for: LimitFor,
+                    stop: StopSignal | None, rng: random.Random) -> list[Point]:
+    """The first three stones: of a few candidate openings, the one closest to even."""
+    from gridgames.gomoku.ai import think
+
+    board = opening.board
+    candidates = [c for c in _candidate_starts(opening)
+                  if list(c[: len(board)]) == board.move_stack]
+    if not candidates:  # stones placed by hand already: finish them near the centre
+        return _finish_by_hand(opening)
+    rng.shuffle(candidates)
+    candidates = candidates[:CANDIDATES]
+    if budget_ms <= 0:
+        return list(candidates[0])
+    share = max(1, budget_ms // len(candidates))
+    best: tuple[int, list[Point]] | None = None
+    for stones in candidates:
+        position = Board(board.width, board.height, rule=board.rule)
+        position.push_many(stones)
+        imbalance = abs(value(think(position, limit_for(share), stop=stop)))
+        if best is None or imbalance < best[0]:
+            best = (imbalance, list(stones))
+        if stop is not None and stop.is_set():
+            break
+    assert best is not None
+    return best[1]
+
+
+def _candidate_starts(opening: Opening) -> list[tuple[Point, ...]]:
+    board = opening.board
+    if opening.rule is OpeningRule.SOOSORV:
+        return soosorv_openings(board.width, board.height)
+    from gridgames.gomoku.gomocup.openings import centred, default_openings
+
+    found = (centred(o, board.width, board.height) for o in default_openings())
+    return [tuple(stones) for stones in found if stones]
+
+
+def _finish_by_hand(opening: Opening) -> list[Point]:
+    """The stones so far and the free legal points nearest the centre after them."""
+    board = opening.board.copy()
+    while len(board) < 3:
+        board.push(min(board.legal_moves, key=lambda p: steps_from_centre(board, p)))
+    return list(board.move_stack)
+
+
+
+def soosorv_openings(width: int, height: int) -> list[tuple[Point, ...]]:
+    """The canonical three-stone openings allowed to Soosõrv's first player, one of each
+    symmetric group (26 on a square board of at least 5×5).
+
+    >>> len(soosorv_openings(15, 15))
+    26
+    """
+    cx, cy = width // 2, height // 2
+    seen: set[tuple[Point, ...]] = set()
+    openings: list[tuple[Point, ...]] = []
+    empty = symmetries(Board(width, height))
+    for dx2, dy2, dx3, dy3 in product(range(-1, 2), range(-1, 2), range(-2, 3), range(-2, 3)):
+        second, third = (cx + dx2, cy + dy2), (cx + dx3, cy + dy3)
+        if second == (cx, cy) or third in (second, (cx, cy)):
+            continue
+        stones = ((cx, cy), second, third)
+        if not all(0 <= x < width and 0 <= y < height for x, y in stones):
+            continue
+        key = min((image(stones[0]), image(stones[1]), image(stones[2])) for image in empty)
+        if key in seen:
+            continue
+        seen.add(key)
+        openings.append(stones)
+    return openings

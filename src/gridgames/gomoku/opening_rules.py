@@ -1,0 +1,348 @@
+"""Opening rules: how the first stones and the players' colours are settled.
+
+Without one, black simply moves first, which on 15×15 favours black heavily.
+Under an opening rule the two players are the *first* and the *second* player;
+the first places stones for both colours, and colours are chosen (swapped) on
+the way, so that whoever sets the opening has a reason to make it even.
+
+- **Swap**: the first player places three stones (black, white, black); the
+  second chooses a colour; white plays the fourth stone.
+- **Swap2**: as Swap, but the second player may also place two more stones
+  (white, black) and leave the choice of colour to the first player.
+- **Soosõrv-N** (renju's world-championship rule, N = 8): the first player
+  places one of the 26 canonical openings (the centre, then a point of the
+  central 3×3, then one of the central 5×5); the second may swap; white places
+  the fourth stone anywhere and declares how many fifth moves black must offer
+  (1 to N); black may swap; black offers that many fifth moves, no two of them
+  symmetric; white picks one and plays the sixth stone.
+
+Every step is an action with a text form (``place h8``, ``choose white``,
+``declare 3``, ``offer h6 j7 g10``, ``pick j7``), so an opening can be stored
+and replayed.
+
+>>> from gridgames.gomoku import Board, Color
+>>> opening = Opening(OpeningRule.SWAP2, Board(15))
+>>> for text in ["place h8", "place h9", "place j8"]:
+...     opening.apply(text)
+>>> opening.to_act, opening.allowed
+(<Player.SECOND: 2>, ('choose', 'place'))
+>>> opening.apply("choose black")
+>>> opening.done, opening.player(Color.BLACK), opening.board.to_move
+(True, <Player.SECOND: 2>, Color.WHITE)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from enum import IntEnum, StrEnum
+
+from gridgames.gomoku.board import Board, Color, InvalidMoveError, Point
+
+SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+class OpeningRule(StrEnum):
+    """How the first stones and the colours are settled."""
+
+    FREE = "free"
+    SWAP = "swap"
+    SWAP2 = "swap2"
+    SOOSORV = "soosorv"
+
+    @property
+    def display_name(self) -> str:
+        return {"free": "no opening rule", "swap": "Swap", "swap2": "Swap2",
+                "soosorv": f"Soosõrv-{SOOSORV_OFFERS}"}[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> OpeningRule:
+        """The rule named ``text`` (``swap2``, ``Soosõrv``...); a ValueError names the choices."""
+        key = text.strip().lower().replace("õ", "o").replace("-8", "")
+        for rule in cls:
+            if rule.value == key:
+                return rule
+        raise ValueError(f"unknown opening rule {text!r}: choose one of "
+                         + ", ".join(rule.value for rule in cls))
+
+
+class Player(IntEnum):
+    """The player who begins the opening, and the other one."""
+
+    FIRST = 1
+    SECOND = 2
+
+    @property
+    def other(self) -> Player:
+        return Player.SECOND if self is Player.FIRST else Player.FIRST
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class OpeningError(ValueError):
+    """An action the opening does not allow now, with what it allows instead."""
+
+
+class Opening:
+    """An opening under way: the stones placed so far and whose action comes next."""
+
+    def __init__(self, rule: OpeningRule, board: Board, *,
+                 max_offers: int = SOOSORV_OFFERS) -> None:
+        if len(board) != 0:
+            raise OpeningError("an opening starts on an empty board")
+        if not 1 <= max_offers <= SOOSORV_OFFERS * 8:
+            raise OpeningError(f"max_offers must be 1 to {SOOSORV_OFFERS * 8}, got {max_offers}")
+        self.rule = rule
+        self.board = board
+        self.max_offers = max_offers
+        self.black = Player.FIRST  # who holds black; tentative until the opening ends
+        self.declared = 0  # Soosõrv: how many fifth moves black must offer
+        self.offers: tuple[Point, ...] = ()
+        self.history: list[str] = []
+        self._phase = "done" if rule is OpeningRule.FREE else "first three"
+
+    @classmethod
+    def replay(cls, rule: OpeningRule, board: Board, actions: Iterable[str], *,
+               max_offers: int = SOOSORV_OFFERS) -> Opening:
+        """The opening after ``actions`` (texts as :attr:`history` holds them)."""
+        opening = cls(rule, board, max_offers=max_offers)
+        for number, text in enumerate(actions, 1):
+            try:
+                opening.apply(text)
+            except ValueError as error:
+                raise OpeningError(f"action {number} ({text!r}): {error}") from None
+        return opening
+
+    # -- state -------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self._phase == "done"
+
+    @property
+    def to_act(self) -> Player | None:
+        """Who acts next (``None`` once the opening is over)."""
+        phase = self._phase
+        if phase == "done":
+            return None
+        if phase == "first three":
+            return Player.FIRST
+        if phase in ("swap", "swap2", "fifth", "first swap"):
+            return Player.SECOND
+        if phase == "swap2 final":
+            return Player.FIRST
+        white = self.black.other
+        return self.black if phase in ("second swap", "offer") else white
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """The kinds of action allowed now."""
+        return {"done": (), "first three": ("place",), "fourth": ("place",),
+                "fifth": ("place",), "swap2": ("choose", "place"), "declare": ("declare",),
+                "offer": ("offer",), "pick": ("pick",)}.get(self._phase, ("choose",))
+
+    def player(self, color: Color) -> Player:
+        """Who plays ``color`` (tentatively, while the opening is under way)."""
+        return self.black if color is Color.BLACK else self.black.other
+
+    def color(self, player: Player) -> Color:
+        return Color.BLACK if player is self.black else Color.WHITE
+
+    def prompt(self) -> str:
+        """What the player to act must do, in words."""
+        board = self.board
+        phase = self._phase
+        if phase == "done":
+            return f"the opening is over: {board.to_move.label} to move"
+        if phase in ("first three", "fourth", "fifth"):
+            stone = ORDINALS[len(board)]
+            where = self._soosorv_area(len(board))
+            return f"place the {stone} stone ({board.to_move.label}){where}"
+        if phase == "swap2":
+            return "choose black, choose white (and play the 4th stone), or place two more stones"
+        if phase == "declare":
+            return f"declare how many 5th moves black must offer (1 to {self._most_offers()})"
+        if phase == "offer":
+            return f"offer {self.declared} 5th moves for black, no two of them symmetric"
+        if phase == "pick":
+            names = ", ".join(board.point_name(p) for p in self.offers)
+            return f"pick black's 5th move from the offers: {names}"
+        return "choose a colour: black or white"
+
+    # -- actions -----------------------------------------------------------
+
+    def apply(self, text: str) -> None:
+        """Apply one action given as text (``place h8``, ``choose white``, ``declare 3``,
+        ``offer h6 j7``, ``pick j7``)."""
+        kind, _, rest = text.strip().partition(" ")
+        kind = kind.lower()
+        rest = rest.strip()
+        if kind == "place":
+            self.place(self._point(rest))
+        elif kind == "choose":
+            color = {"black": Color.BLACK, "white": Color.WHITE}.get(rest.lower())
+            if color is None:
+                raise OpeningError(f"choose black or white, not {rest!r}")
+            self.choose(color)
+        elif kind == "declare":
+            if not rest.isdigit():
+                raise OpeningError(f"declare a number of 5th moves, not {rest!r}")
+            self.declare(int(rest))
+        elif kind == "offer":
+            self.offer([self._point(word) for word in rest.replace(",", " ").split()])
+        elif kind == "pick":
+            self.pick(self._point(rest))
+        else:
+            raise OpeningError(f"unknown action {kind!r}: the actions are place, choose, "
+                               "declare, offer and pick")
+
+    def place(self, point: Point) -> None:
+        """Place the next stone (its colour is the board's side to move)."""
+        self._expect("place")
+        board = self.board
+        problem = board.illegal_reason(point)
+        if problem is not None:
+            raise OpeningError(problem)
+        area = self._soosorv_area(len(board))
+        if area and steps_from_centre(board, point) > len(board):
+            raise OpeningError(f"{board.point_name(point)} is outside that area: "
+                               f"the {ORDINALS[len(board)]} stone goes{area}")
+        board.push(point)
+        self._record(f"place {board.point_name(point)}")
+        phase = self._phase
+        if phase == "first three" and len(board) == 3:
+            self._phase = {OpeningRule.SWAP: "swap", OpeningRule.SWAP2: "swap2",
+                           OpeningRule.SOOSORV: "first swap"}[self.rule]
+        elif phase == "swap2":
+            self._phase = "fifth"
+        elif phase == "fifth":
+            self._phase = "swap2 final"
+        elif phase == "fourth":
+            self._phase = "declare"
+
+    def choose(self, color: Color) -> None:
+        """The player to act chooses the colour to play (or to keep)."""
+        self._expect("choose")
+        player = self.to_act
+        assert player is not None
+        self._record(f"choose {color.label}")
+        self.black = player if color is Color.BLACK else player.other
+        self._phase = {"first swap": "fourth", "second swap": "offer"}.get(self._phase, "done")
+
+    def declare(self, count: int) -> None:
+        """White declares how many fifth moves black must offer."""
+        self._expect("declare")
+        most = self._most_offers()
+        if not 1 <= count <= most:
+            raise OpeningError(f"declare 1 to {most} 5th moves, not {count}")
+        self.declared = count
+        self._record(f"declare {count}")
+        self._phase = "second swap"
+
+    def offer(self, points: Iterable[Point]) -> None:
+        """Black offers the declared number of fifth moves, no two symmetric."""
+        self._expect("offer")
+        points = tuple(points)
+        board = self.board
+        if len(points) != self.declared:
+            raise OpeningError(f"offer exactly {self.declared} 5th moves, not {len(points)}")
+        for point in points:
+            problem = board.illegal_reason(point)
+            if problem is not None:
+                raise OpeningError(problem)
+        images = symmetries(board)
+        for i, point in enumerate(points):
+            for other in points[:i]:
+                if any(image(other) == point for image in images):
+                    same = "the same point" if other == point else "symmetric"
+                    raise OpeningError(f"{board.point_name(other)} and "
+                                       f"{board.point_name(point)} are {same}: "
+                                       "offer points no two of which are symmetric")
+        self.offers = points
+        self._record("offer " + " ".join(board.point_name(p) for p in points))
+        self._phase = "pick"
+
+    def pick(self, point: Point) -> None:
+        """White picks one of black's offers; it is played, and white plays next."""
+        self._expect("pick")
+        if point not in self.offers:
+            names = ", ".join(self.board.point_name(p) for p in self.offers)
+            raise OpeningError(f"pick one of the offers: {names}")
+        self.board.push(point)
+        self._record(f"pick {self.board.point_name(point)}")
+        self._phase = "done"
+
+    def fifth_move_classes(self) -> list[list[Point]]:
+        """Black's legal fifth moves, grouped by symmetry of the four stones on the board."""
+        board = self.board
+        images = symmetries(board)
+        seen: set[Point] = set()
+        classes = []
+        for point in board.legal_moves:
+            if point in seen:
+                continue
+            group = sorted({image(point) for image in images})
+            seen.update(group)
+            classes.append(group)
+        return classes
+
+    # -- helpers -----------------------------------------------------------
+
+    def _expect(self, kind: str) -> None:
+        if kind in self.allowed:
+            return
+        if self.done:
+            raise OpeningError("the opening is over")
+        raise OpeningError(f"cannot {kind} now: {self.prompt()}")
+
+    def _record(self, text: str) -> None:
+        self.history.append(text)
+
+    def _point(self, text: str) -> Point:
+        if not text:
+            raise OpeningError("name a point, such as h8")
+        try:
+            return self.board.parse(text)
+        except InvalidMoveError as error:
+            raise OpeningError(str(error)) from None
+
+    def _soosorv_area(self, stones: int) -> str:
+        """Where the next stone must go, in words ('' when anywhere)."""
+        if self.rule is not OpeningRule.SOOSORV or stones >= 3:
+            return ""
+        cx, cy = self.board.width // 2, self.board.height // 2
+        if stones == 0:
+            return f" at the centre, {self.board.point_name((cx, cy))}"
+        side = 2 * stones + 1
+        corner = self.board.point_name((cx - stones, cy + stones))
+        far = self.board.point_name((cx + stones, cy - stones))
+        return f" in the central {side}×{side}, {corner} to {far}"
+
+    def _most_offers(self) -> int:
+        return min(self.max_offers, len(self.fifth_move_classes()))
+
+
+def steps_from_centre(board: Board, point: Point) -> int:
+    """0 for the centre, 1 for the rest of the central 3×3, 2 for the central 5×5..."""
+    return max(abs(point[0] - board.width // 2), abs(point[1] - board.height // 2))
+
+
+def symmetries(board: Board) -> list[Callable[[Point], Point]]:
+    """The board's symmetries (as functions on points) that map its stones onto themselves.
+
+    >>> board = Board(15)
+    >>> board.push_many([(7, 7), (8, 7)])
+    >>> len(symmetries(board))  # the identity and the flip top to bottom
+    2
+    """
+    w, h = board.width - 1, board.height - 1
+    maps = [lambda p: p, lambda p: (w - p[0], p[1]), lambda p: (p[0], h - p[1]),
+            lambda p: (w - p[0], h - p[1])]
+    if w == h:
+        maps += [lambda p: (p[1], p[0]), lambda p: (w - p[1], p[0]),
+                 lambda p: (p[1], w - p[0]), lambda p: (w - p[1], w - p[0])]
+    stones = {p: board[p] for p in board}
+    return [image for image in maps
+            if all(stones.get(image(p)) == color for p, color in stones.items())]

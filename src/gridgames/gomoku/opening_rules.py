@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from enum import IntEnum, StrEnum
 
-from gridgames.gomoku.board import Board, Color, InvalidMoveError, Point
+from gridgames.gomoku.board import Board, Color, Point
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
@@ -305,7 +305,7 @@ class Opening:
             raise OpeningError("name a point, such as h8")
         try:
             return self.board.parse(text)
-        except InvalidMoveError as error:
+        except ValueError as error:  # not a point, or off the board
             raise OpeningError(str(error)) from None
 
     def _soosorv_area(self, stones: int) -> str:

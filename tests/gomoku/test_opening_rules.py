@@ -1,0 +1,200 @@
+"""The opening rules' state machine: whose action, what is allowed, what is refused and why."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.ai.opening_play import soosorv_openings
+from gridgames.gomoku.opening_rules import (
+    Opening,
+    OpeningError,
+    OpeningRule,
+    Player,
+    symmetries,
+)
+
+FIRST, SECOND = Player.FIRST, Player.SECOND
+
+
+def opening(rule: OpeningRule, *actions: str, size: int = 15,
+            game_rule: Rule = Rule.FREESTYLE) -> Opening:
+    return Opening.replay(rule, Board(size, rule=game_rule), actions)
+
+
+def soosorv(*actions: str) -> Opening:
+    return opening(OpeningRule.SOOSORV, *actions, game_rule=Rule.RENJU)
+
+
+# h8 centre, i9 in the 3×3, j8 in the 5×5; the second player keeps white; h10 the 4th stone
+SOOSORV_TO_DECLARE = ("place h8", "place i9", "place j8", "choose white", "place h10")
+
+
+def test_no_opening_rule_is_over_before_it_starts() -> None:
+    free = Opening(OpeningRule.FREE, Board(15))
+    assert free.done and free.to_act is None and free.allowed == ()
+    assert free.player(Color.BLACK) is FIRST
+    with pytest.raises(OpeningError, match="the opening is over"):
+        free.apply("place h8")
+
+
+def test_swap_the_second_player_chooses_after_three_stones() -> None:
+    swap = opening(OpeningRule.SWAP, "place h8", "place h9")
+    assert (swap.to_act, swap.allowed) == (FIRST, ("place",))
+    assert swap.prompt() == "place the 3rd stone (black)"
+    swap.apply("place j10")
+    assert (swap.to_act, swap.allowed) == (SECOND, ("choose",))
+    swap.apply("choose black")
+    assert swap.done
+    assert swap.player(Color.BLACK) is SECOND and swap.color(FIRST) is Color.WHITE
+    assert swap.board.to_move is Color.WHITE and len(swap.board) == 3
+
+
+@pytest.mark.parametrize(("choice", "black"), [("choose black", SECOND), ("choose white", FIRST)])
+def test_swap2_second_player_takes_a_colour(choice: str, black: Player) -> None:
+    swap2 = opening(OpeningRule.SWAP2, "place h8", "place h9", "place j10", choice)
+    assert swap2.done and swap2.player(Color.BLACK) is black
+    assert swap2.board.to_move is Color.WHITE
+
+
+def test_swap2_two_more_stones_and_the_first_player_chooses() -> None:
+    swap2 = opening(OpeningRule.SWAP2, "place h8", "place h9", "place j10")
+    assert swap2.allowed == ("choose", "place")
+    swap2.apply("place g7")  # the third option: place white's 4th and black's 5th
+    assert (swap2.to_act, swap2.allowed) == (SECOND, ("place",))
+    assert swap2.prompt() == "place the 5th stone (black)"
+    swap2.apply("place k11")
+    assert (swap2.to_act, swap2.allowed) == (FIRST, ("choose",))
+    swap2.apply("choose white")
+    assert swap2.done and swap2.player(Color.WHITE) is FIRST
+    assert sorted(swap2.board.stones(Color.BLACK)) == [(7, 7), (9, 5), (10, 4)]
+    assert swap2.history[-3:] == ["place g7", "place k11", "choose white"]
+
+
+def test_soosorv_stones_go_in_the_central_areas() -> None:
+    first = soosorv()
+    assert first.prompt() == "place the 1st stone (black) at the centre, h8"
+    with pytest.raises(OpeningError, match="the 1st stone goes at the centre, h8"):
+        first.apply("place h9")
+    second = soosorv("place h8")
+    with pytest.raises(OpeningError, match=r"j10 is outside .* 3×3, g7 to i9"):
+        second.apply("place j10")
+    third = soosorv("place h8", "place i9")
+    with pytest.raises(OpeningError, match=r"central 5×5, f6 to j10"):
+        third.apply("place k8")
+    third.apply("place f6")  # a corner of the 5×5
+    assert third.allowed == ("choose",)
+
+
+def test_soosorv_from_the_first_stone_to_the_sixth() -> None:
+    game = soosorv(*SOOSORV_TO_DECLARE)
+    # the second player kept white: it placed the 4th stone and now declares
+    assert (game.to_act, game.allowed) == (SECOND, ("declare",))
+    for bad, message in [("declare 0", "declare 1 to 8"), ("declare 9", "declare 1 to 8"),
+                         ("declare three", "declare a number")]:
+        with pytest.raises(OpeningError, match=message):
+            game.apply(bad)
+    game.apply("declare 3")
+    assert (game.to_act, game.allowed) == (FIRST, ("choose",))  # black may swap
+    game.apply("choose white")  # it does: the second player now holds black
+    assert (game.to_act, game.allowed) == (SECOND, ("offer",))
+    assert game.prompt() == "offer 3 5th moves for black, no two of them symmetric"
+    with pytest.raises(OpeningError, match="offer exactly 3 5th moves, not 2"):
+        game.apply("offer g6 k6")
+    with pytest.raises(OpeningError, match="h8 is occupied"):
+        game.apply("offer h8 g6 k6")
+    game.apply("offer g6 k6 f10")
+    assert (game.to_act, game.allowed) == (FIRST, ("pick",))
+    with pytest.raises(OpeningError, match="pick one of the offers: g6, k6, f10"):
+        game.apply("pick a1")
+    game.apply("pick k6")
+    assert game.done and game.board.to_move is Color.WHITE
+    assert game.board[(10, 9)] is Color.BLACK and len(game.board) == 5
+    assert game.player(Color.WHITE) is FIRST
+
+
+def test_soosorv_offers_may_not_be_symmetric() -> None:
+    # black h8, h6, white h9, h10: every stone on column h, so g7 mirrors i7
+    game = opening(OpeningRule.SOOSORV, "place h8", "place h9", "place h6", "choose white",
+                   "place h10", "declare 2", "choose black", game_rule=Rule.RENJU)
+    assert len(symmetries(game.board)) == 2
+    with pytest.raises(OpeningError, match="g7 and i7 are symmetric"):
+        game.apply("offer g7 i7")
+    game.apply("offer g7 j6")
+    assert game.offers == ((6, 8), (9, 9))
+
+
+def test_declared_count_is_bounded_by_the_distinct_fifth_moves() -> None:
+    # On 5×5 a symmetric opening leaves few distinct fifth moves.
+    game = opening(OpeningRule.SOOSORV, "place c3", "place c4", "place c2", "choose white",
+                   "place c5", size=5)
+    classes = game.fifth_move_classes()
+    assert sorted(p for group in classes for p in group) == sorted(game.board.legal_moves)
+    assert len(classes) < len(game.board.legal_moves)
+    most = min(8, len(classes))
+    assert game.prompt().endswith(f"(1 to {most})")
+    with pytest.raises(OpeningError, match=f"declare 1 to {most} 5th moves"):
+        game.apply(f"declare {most + 1}")
+
+
+def test_actions_in_the_wrong_place_say_what_is_allowed() -> None:
+    game = opening(OpeningRule.SWAP, "place h8", "place h9", "place j10")
+    with pytest.raises(OpeningError, match="cannot place now: choose a colour"):
+        game.apply("place a1")
+    with pytest.raises(OpeningError, match="choose black or white, not 'red'"):
+        game.apply("choose red")
+    with pytest.raises(OpeningError, match="unknown action 'jump'"):
+        game.apply("jump h8")
+    with pytest.raises(OpeningError, match="name a point"):
+        opening(OpeningRule.SWAP).apply("place")
+    with pytest.raises(OpeningError, match="z99"):
+        opening(OpeningRule.SWAP).apply("place z99")
+    with pytest.raises(OpeningError, match=r"action 2 \('place h8'\): h8 is occupied"):
+        opening(OpeningRule.SWAP, "place h8", "place h8")
+
+
+def test_history_replays_to_the_same_opening() -> None:
+    game = soosorv(*SOOSORV_TO_DECLARE, "declare 2", "choose black", "offer g6 k6", "pick g6")
+    again = soosorv(*game.history)
+    assert again.history == game.history and again.board == game.board
+    assert again.black is game.black
+
+
+def test_an_opening_starts_on_an_empty_board() -> None:
+    board = Board(15)
+    board.push((7, 7))
+    with pytest.raises(OpeningError, match="empty board"):
+        Opening(OpeningRule.SWAP2, board)
+
+
+def test_rule_names() -> None:
+    assert OpeningRule.parse("Soosõrv-8") is OpeningRule.SOOSORV
+    assert OpeningRule.parse(" SWAP2 ") is OpeningRule.SWAP2
+    with pytest.raises(ValueError, match="free, swap, swap2, soosorv"):
+        OpeningRule.parse("pro")
+    assert OpeningRule.SOOSORV.display_name == "Soosõrv-8"
+
+
+def test_non_square_boards_have_four_symmetries_at_most() -> None:
+    assert len(symmetries(Board(15, 11))) == 4
+    assert len(symmetries(Board(15))) == 8
+
+
+def test_the_26_canonical_openings() -> None:
+    openings = soosorv_openings(15, 15)
+    assert len(openings) == 26
+    for stones in openings:  # each is allowed to Soosõrv's first player
+        soosorv(*(f"place {Board(15).point_name(p)}" for p in stones))
+    keys = set()
+    empty = symmetries(Board(15))
+    for stones in openings:
+        images = {tuple(image(p) for p in stones) for image in empty}
+        assert not images & keys  # no two are symmetric
+        keys |= images
+    # and every allowed three stones are one of them
+    for dx2, dy2, dx3, dy3 in product(range(-1, 2), range(-1, 2), range(-2, 3), range(-2, 3)):
+        stones = ((7, 7), (7 + dx2, 7 + dy2), (7 + dx3, 7 + dy3))
+        if len(set(stones)) == 3:
+            assert stones in keys

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pexpect
+import pytest
 
 from gridgames.cli.gomoku_view import format_move
 from gridgames.gomoku.puzzles import VcfProver, get_puzzle, load_puzzles
 
 COMMAND = [sys.executable, "-m", "gridgames.cli.main", "puzzle"]
+
+
+@pytest.fixture(autouse=True)
+def own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test keeps its solved puzzles in a folder of its own, not the user's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data" / "gridgames" / "puzzles-solved.json"
 
 
 def run(*args: str, lines: list[str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -85,7 +95,8 @@ def test_list_and_bad_options():
     listed = run("--list", "--rule", "caro")
     assert listed.returncode == 0
     rows = listed.stdout.splitlines()
-    assert rows[0].split() == ["id", "rule", "size", "to", "move", "win", "in", "themes"]
+    assert rows[0].split() == ["id", "rule", "size", "to", "move", "win", "in", "solved",
+                               "themes"]
     assert len(rows) == 1 + len(load_puzzles("caro"))
     assert all(" caro " in row for row in rows[1:])
     unknown = run("--id", "100000")
@@ -93,3 +104,44 @@ def test_list_and_bad_options():
     assert "gridgames puzzle: no puzzle 100000; the puzzles are numbered 1 to" in unknown.stderr
     rule = run("--rule", "chess")
     assert rule.returncode == 2 and "unknown rule 'chess'" in rule.stderr
+
+
+def solve_lines(puzzle_id: int) -> list[str]:
+    return [format_move(p) for p in get_puzzle(puzzle_id).solution[::2]]
+
+
+def test_solved_puzzles_are_remembered_between_runs(own_data_folder: Path) -> None:
+    first = run(lines=[*solve_lines(1), "quit"])
+    assert "Puzzle 1 of" in first.stdout and "; 0 solved" in first.stdout
+    assert json.loads(own_data_folder.read_text()) == {"solved": [1]}
+    again = run(lines=["quit"])  # starts at the first puzzle not solved
+    assert "Puzzle 2 of" in again.stdout and "; 1 solved" in again.stdout
+    listed = run("--list").stdout.splitlines()
+    assert listed[1].split()[:6] == ["1", "freestyle", *listed[1].split()[2:5], "yes"]
+    assert "yes" not in listed[2]
+    # next skips the solved ones, wrapping round to the first not solved
+    last = load_puzzles()[-1].id
+    wrap = run("--id", str(last), lines=["next", "quit"])
+    assert "Back to the first puzzle you have not solved." in wrap.stdout
+    assert "Puzzle 2 of" in wrap.stdout
+
+
+def test_an_unreadable_progress_file_is_left_alone(tmp_path: Path) -> None:
+    broken = tmp_path / "progress.json"
+    broken.write_text("{not json")
+    result = run("--progress", str(broken), "--id", "1", lines=[*solve_lines(1), "quit"])
+    assert result.returncode == 0
+    assert f"cannot read the solved puzzles from {broken}" in result.stderr
+    assert "solved!" in result.stdout
+    assert broken.read_text() == "{not json"
+
+
+def test_a_progress_file_that_cannot_be_written_costs_only_the_record(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run("--progress", str(blocker / "progress.json"), "--id", "1",
+                 lines=[*solve_lines(1), "next", "quit"])
+    assert result.returncode == 0
+    assert "solved!" in result.stdout
+    assert f"(Cannot save your progress to {blocker / 'progress.json'}:" in result.stdout
+    assert "Puzzle 2 of" in result.stdout

@@ -472,6 +472,22 @@ def test_solving_a_puzzle_by_clicking_its_fours(page: Any) -> None:
     page.click("#puzzle-show-solution")
     assert page.locator("#puzzle-solution").inner_text().startswith("Solution: 1. ")
     shot(page, "puzzle-solved")
+    # Solved puzzles are marked, counted and remembered by the browser.
+    option = f"#puzzle-select option[value='{puzzle.id}']"
+    total = len(load_puzzles())
+    assert page.locator("#puzzle-progress").inner_text() == f"Solved 1 of {total} in this browser"
+    assert page.locator(option).inner_text().startswith("✓ ")
+    page.reload()
+    page.wait_for_function(
+        "id => document.querySelector('#puzzle-title').textContent.startsWith(`Puzzle ${id}:`)",
+        arg=puzzle.id)
+    assert page.locator(option).inner_text().startswith("✓ ")
+    page.click("#puzzle-next")  # the next one not solved
+    page.wait_for_function(
+        "id => !document.querySelector('#puzzle-title').textContent.startsWith(`Puzzle ${id}:`)",
+        arg=puzzle.id)
+    now = page.evaluate("document.querySelector('#puzzle-select').value")
+    assert not page.locator(f"#puzzle-select option[value='{now}']").inner_text().startswith("✓")
 
 
 def test_screenshots_for_the_docs(page: Any) -> None:

@@ -8,7 +8,11 @@ puzzle's number of moves. Any winning line is accepted, not only the stored one.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
+
+import platformdirs
 
 from gridgames.gomoku import IllegalMoveError, InvalidMoveError, Point
 from gridgames.gomoku.notation import parse_gomocup
@@ -39,7 +43,7 @@ Commands:
   hint        a nudge toward a winning move
   solution    show one winning line
   retry       start this puzzle again
-  next        go on to the next puzzle
+  next        go on to the next puzzle you have not solved
   list        list the puzzles
   help        show this help
   quit        leave"""
@@ -59,18 +63,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--id", type=whole_number(1), default=None, metavar="N",
                         help="start with puzzle N (see --list)")
     parser.add_argument("--list", action="store_true", help="list the puzzles and exit")
+    parser.add_argument("--progress", type=Path, default=None, metavar="FILE",
+                        help="where the solved puzzles are kept (default: "
+                             "puzzles-solved.json in your user data folder)")
     parser.add_argument("--no-color", action="store_true", help="never use colour")
 
 
 def run(args: argparse.Namespace) -> int:
+    progress = Progress(args.progress or Progress.default_path())
+    if progress.problem:
+        print(f"gridgames puzzle: {progress.problem}", file=sys.stderr)
     try:
         puzzles = load_puzzles(args.rule)
         if args.list:
-            print(list_text(puzzles))
+            print(list_text(puzzles, progress.solved))
             return 0
         if not puzzles:
             raise ValueError(f"there are no {args.rule} puzzles")
-        first = get_puzzle(args.id) if args.id is not None else puzzles[0]
+        first = get_puzzle(args.id) if args.id is not None else progress.first_unsolved(puzzles)
     except ValueError as error:
         print(f"gridgames puzzle: {error}", file=sys.stderr)
         return 2
@@ -80,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     warm_up(stderr_report("the puzzle prover"))
     console = Console(color=False if args.no_color else None)
-    trainer = Trainer(puzzles, puzzles.index(first), console)
+    trainer = Trainer(puzzles, puzzles.index(first), console, progress)
     try:
         trainer.loop()
     except EOFError:
@@ -91,21 +101,80 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def list_text(puzzles: list[Puzzle]) -> str:
-    lines = [f"{'id':>4}  {'rule':<9} {'size':<6} {'to move':<8} {'win in':<7} themes"]
+def list_text(puzzles: list[Puzzle], solved: set[int]) -> str:
+    lines = [f"{'id':>4}  {'rule':<9} {'size':<6} {'to move':<8} {'win in':<7} {'solved':<7} "
+             "themes"]
     for p in puzzles:
+        mark = "yes" if p.id in solved else ""
         lines.append(f"{p.id:>4}  {p.rule.value:<9} {p.width}x{p.height:<3} "
-                     f"{p.to_move.label:<8} {p.length:<7} {', '.join(p.themes)}".rstrip())
+                     f"{p.to_move.label:<8} {p.length:<7} {mark:<7} "
+                     f"{', '.join(p.themes)}".rstrip())
     return "\n".join(lines)
+
+
+class Progress:
+    """The ids of the puzzles solved, kept in a small JSON file between runs.
+
+    A file that cannot be read is left as it is (nothing is saved over it); one
+    that cannot be written costs the record, not the game.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.solved: set[int] = set()
+        self.problem = ""
+        self._writable = True
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or not isinstance(data.get("solved"), list) \
+                    or not all(isinstance(i, int) for i in data["solved"]):
+                raise ValueError('expected {"solved": [puzzle ids]}')
+            self.solved = set(data["solved"])
+        except (FileNotFoundError, NotADirectoryError):  # nothing solved yet
+            pass
+        except (OSError, ValueError) as error:
+            self.problem = (f"cannot read the solved puzzles from {path} ({error}); "
+                            "it is left as it is, and nothing solved now is recorded")
+            self._writable = False
+
+    @staticmethod
+    def default_path() -> Path:
+        return Path(platformdirs.user_data_dir("gridgames")) / "puzzles-solved.json"
+
+    def first_unsolved(self, puzzles: list[Puzzle], after: int = -1) -> Puzzle:
+        """The first unsolved puzzle after index ``after`` (wrapping), or the next one."""
+        count = len(puzzles)
+        for step in range(1, count + 1):
+            puzzle = puzzles[(after + step) % count]
+            if puzzle.id not in self.solved:
+                return puzzle
+        return puzzles[(after + 1) % count]
+
+    def record(self, puzzle: Puzzle) -> str:
+        """Count ``puzzle`` solved and save; a message when it could not be saved."""
+        self.solved.add(puzzle.id)
+        if not self._writable:
+            return ""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_suffix(".tmp")
+            temporary.write_text(json.dumps({"solved": sorted(self.solved)}), encoding="utf-8")
+            temporary.replace(self.path)  # never a half-written file
+        except OSError as error:
+            self._writable = False
+            return f"(Cannot save your progress to {self.path}: {error.strerror or error}.)"
+        return ""
 
 
 class Trainer:
     """The trainer at the prompt: the list of puzzles, the current one and the attempt."""
 
-    def __init__(self, puzzles: list[Puzzle], index: int, console: Console) -> None:
+    def __init__(self, puzzles: list[Puzzle], index: int, console: Console,
+                 progress: Progress) -> None:
         self.puzzles = puzzles
         self.index = index
         self.console = console
+        self.progress = progress
         self.style = Style(color=console.color)
         self.played: list[Point] = []
         self.solved = False
@@ -134,7 +203,7 @@ class Trainer:
             elif command == "next":
                 self.next_puzzle()
             elif command == "list":
-                self.console.say(list_text(self.puzzles))
+                self.console.say(list_text(self.puzzles, self.progress.solved))
             else:
                 self.try_move(text)
 
@@ -143,9 +212,12 @@ class Trainer:
         self.solved = False
         puzzle = self.puzzle
         symbol = self.style.symbol(puzzle.to_move)
+        solved = sum(p.id in self.progress.solved for p in self.puzzles)
         self.console.say(f"\nPuzzle {puzzle.id} of {len(self.puzzles)}: {puzzle.rule.value}, "
                          f"{puzzle.width}x{puzzle.height}"
-                         + (f" ({', '.join(puzzle.themes)})" if puzzle.themes else ""))
+                         + (f" ({', '.join(puzzle.themes)})" if puzzle.themes else "")
+                         + f"; {solved} solved"
+                         + (" (this one too)" if puzzle.id in self.progress.solved else ""))
         self.show_board()
         self.console.say(f"You play {puzzle.to_move.label} ({symbol}). Win in "
                          f"{puzzle.length} moves: every move a four. Type help for commands.")
@@ -190,6 +262,9 @@ class Trainer:
             self.show_board(verdict.five)
             self.solved = True
             self.console.say(f"{verdict.message} Type next for the next puzzle.")
+            warning = self.progress.record(self.puzzle)
+            if warning:
+                self.console.say(warning)
             return
         if verdict.kind == "fail":
             self.console.say(f"Not this time: {verdict.message}.")
@@ -221,9 +296,13 @@ class Trainer:
         self.console.say("Solution (you, then the reply): " + "  ".join(pairs))
 
     def next_puzzle(self) -> None:
-        if self.index + 1 >= len(self.puzzles):
-            self.console.say("That was the last puzzle; starting again from the first.")
-            self.index = 0
-        else:
-            self.index += 1
+        """The next puzzle not solved yet (in list order, wrapping), or simply the next."""
+        puzzles = self.puzzles
+        following = self.progress.first_unsolved(puzzles, self.index)
+        index = puzzles.index(following)
+        if all(p.id in self.progress.solved for p in puzzles):
+            self.console.say(f"You have solved all {len(puzzles)} puzzles here.")
+        elif index <= self.index:
+            self.console.say("Back to the first puzzle you have not solved.")
+        self.index = index
         self.start()

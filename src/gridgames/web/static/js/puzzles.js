@@ -7,6 +7,26 @@ import { $, showError } from "./ui.js";
 
 let view = null;
 
+// The ids of the puzzles solved in this browser (nothing is stored on the server).
+const SOLVED_KEY = "gridgames.puzzles.solved";
+
+function loadSolved() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(SOLVED_KEY) ?? "[]");
+    return new Set(Array.isArray(ids) ? ids.filter(Number.isInteger) : []);
+  } catch {
+    return new Set();  // storage off or unreadable: progress is kept for this page only
+  }
+}
+
+function saveSolved(solved) {
+  try {
+    localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved].sort((a, b) => a - b)));
+  } catch {
+    // storage full or off: the mark stays until the page is closed
+  }
+}
+
 class PuzzleView {
   constructor() {
     this.board = new GomokuBoard($("#puzzle-board"), $("#puzzle-board-scroll"), { onPlay: (p) => this.play(p) });
@@ -17,6 +37,7 @@ class PuzzleView {
     this.forbidden = [];
     this.over = false;  // solved or failed: only Retry or Next go on
     this.waiting = false;
+    this.solved = loadSolved();
     $("#puzzle-rule").addEventListener("change", () => this.chooseRule());
     $("#puzzle-select").addEventListener("change", (event) => { location.hash = `#/puzzles/${event.target.value}`; });
     $("#puzzle-retry").addEventListener("click", () => this.restart());
@@ -28,7 +49,8 @@ class PuzzleView {
   async show(id) {
     try {
       if (!this.list.length) this.list = (await get("/gomoku/puzzles")).puzzles;
-      const wanted = id ?? this.shown()[0]?.id ?? this.list[0].id;
+      const shown = this.shown();
+      const wanted = id ?? (shown.find((p) => !this.solved.has(p.id)) ?? shown[0] ?? this.list[0]).id;
       if (this.puzzle?.id !== wanted) this.puzzle = await get(`/gomoku/puzzles/${wanted}`);
       const rule = $("#puzzle-rule").value;
       if (rule && rule !== this.puzzle.rule) $("#puzzle-rule").value = "";
@@ -51,21 +73,28 @@ class PuzzleView {
       const option = document.createElement("option");
       option.value = p.id;
       const themes = p.themes.length ? `, ${p.themes.join(", ")}` : "";
-      option.textContent = `${p.id}. ${p.rule}, win in ${p.length}${themes}`;
+      const mark = this.solved.has(p.id) ? "✓ " : "";
+      option.textContent = `${mark}${p.id}. ${p.rule}, win in ${p.length}${themes}`;
       select.append(option);
     }
     if (this.puzzle) select.value = this.puzzle.id;
+    const shown = this.shown();
+    const done = shown.filter((p) => this.solved.has(p.id)).length;
+    $("#puzzle-progress").textContent = `Solved ${done} of ${shown.length} in this browser`;
   }
 
   chooseRule() {
-    const first = this.shown()[0];
+    const shown = this.shown();
+    const first = shown.find((p) => !this.solved.has(p.id)) ?? shown[0];
     if (first) location.hash = `#/puzzles/${first.id}`;
   }
 
+  // The next puzzle not solved yet, wrapping round; the next one when all are solved.
   next() {
     const shown = this.shown();
     const at = shown.findIndex((p) => p.id === this.puzzle?.id);
-    const next = shown[(at + 1) % shown.length];
+    const after = [...shown.slice(at + 1), ...shown.slice(0, at + 1)];
+    const next = after.find((p) => !this.solved.has(p.id)) ?? after[0];
     if (next) location.hash = `#/puzzles/${next.id}`;
   }
 
@@ -132,6 +161,9 @@ class PuzzleView {
         this.five = verdict.five;
         this.over = true;
         this.say(`${verdict.message} Try the next one.`, "solved");
+        this.solved.add(this.puzzle.id);
+        saveSolved(this.solved);
+        this.fillSelect();
       } else if (verdict.verdict === "continue") {
         this.played.push(point, verdict.reply);
         this.forbidden = verdict.forbidden;

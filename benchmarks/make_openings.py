@@ -54,42 +54,13 @@ from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.gomocup.openings import load_openings
 from gridgames.gomoku.notation import format_position, parse_position
+from gridgames.gomoku.opening_rules import RENJU_OPENINGS, canonical_opening, opening_name
 
 SIZE = 15
 CENTRE = SIZE // 2
 DATA_DIR = Path(__file__).resolve().parents[1] / "src" / "gridgames" / "gomoku" / "data"
 
 Point = tuple[int, int]
-
-# The 26 canonical renju openings: code, name, black's third stone. Black's first stone is
-# h8 and white's second h9 (direct, "D") or i9 (indirect, "I"), as the RIF numbers them.
-CANONICAL_OPENINGS: tuple[tuple[str, str, str], ...] = (
-    ("1D", "Kansei", "h10"), ("2D", "Keigetsu", "i10"), ("3D", "Sosei", "j10"),
-    ("4D", "Kagetsu", "i9"), ("5D", "Zangetsu", "j9"), ("6D", "Ugetsu", "i8"),
-    ("7D", "Kinsei", "j8"), ("8D", "Shogetsu", "h7"), ("9D", "Kyugetsu", "i7"),
-    ("10D", "Shingetsu", "j7"), ("11D", "Zuisei", "h6"), ("12D", "Sangetsu", "i6"),
-    ("13D", "Yusei", "j6"),
-    ("1I", "Chosei", "j10"), ("2I", "Kyogetsu", "j9"), ("3I", "Kosei", "j8"),
-    ("4I", "Suigetsu", "j7"), ("5I", "Ryusei", "j6"), ("6I", "Ungetsu", "i8"),
-    ("7I", "Hogetsu", "i7"), ("8I", "Rangetsu", "i6"), ("9I", "Gingetsu", "h7"),
-    ("10I", "Myojo", "h6"), ("11I", "Shagetsu", "g7"), ("12I", "Meigetsu", "g6"),
-    ("13I", "Suisei", "f6"),
-)
-
-
-def canonical_opening(code: str) -> str:
-    """The position string of a canonical opening by its code, e.g. ``4D`` -> ``h8h9i9``."""
-    for known, _name, third in CANONICAL_OPENINGS:
-        if known.upper() == code.upper():
-            second = "h9" if known.endswith("D") else "i9"
-            return f"h8{second}{third}"
-    allowed = ", ".join(known for known, _, _ in CANONICAL_OPENINGS)
-    raise ValueError(f"unknown canonical opening {code!r}; allowed: {allowed}")
-
-
-def opening_name(code: str) -> str:
-    return next(f"{known} {name}" for known, name, _ in CANONICAL_OPENINGS if known == code)
-
 
 # -- symmetry -------------------------------------------------------------------------
 
@@ -283,7 +254,7 @@ def select(found: Sequence[Candidate], count: int, per_base: int,
 def header(rule: Rule, args: argparse.Namespace, bases: Sequence[str], chosen: int) -> str:
     depths = " and ".join(str(d) for d in args.depths)
     screen = " and ".join(str(d) for d in args.screen_depths)
-    source = "the 26" if len(bases) == len(CANONICAL_OPENINGS) else f"{len(bases)} of the 26"
+    source = "the 26" if len(bases) == len(RENJU_OPENINGS) else f"{len(bases)} of the 26"
     points = "one point" if args.radius == 1 else f"{args.radius} points"
     lines = [
         f"Balanced 5-stone {rule.value} openings for 15x15 boards: black, white, black, white,",
@@ -319,7 +290,7 @@ def judged_even(candidate: Candidate, judge: Judge, rule: Rule, limit: int) -> b
 def generate(args: argparse.Namespace) -> int:
     rule = Rule.from_name(args.rule)
     bases = [code.upper() for code in args.bases] if args.bases else [
-        code for code, _, _ in CANONICAL_OPENINGS]
+        code for code, _, _ in RENJU_OPENINGS]
     for code in bases:
         canonical_opening(code)  # a clear error for an unknown code
     out = args.out or DATA_DIR / f"openings-{rule.value}-15.txt"

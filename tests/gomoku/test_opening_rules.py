@@ -13,6 +13,8 @@ from gridgames.gomoku.opening_rules import (
     OpeningError,
     OpeningRule,
     Player,
+    opening_name,
+    renju_opening_code,
     symmetries,
 )
 
@@ -198,3 +200,22 @@ def test_the_26_canonical_openings() -> None:
         stones = ((7, 7), (7 + dx2, 7 + dy2), (7 + dx3, 7 + dy3))
         if len(set(stones)) == 3:
             assert stones in keys
+
+
+def test_every_allowed_start_is_named() -> None:
+    named = set()
+    for dx2, dy2, dx3, dy3 in product(range(-1, 2), range(-1, 2), range(-2, 3), range(-2, 3)):
+        stones = [(7, 7), (7 + dx2, 7 + dy2), (7 + dx3, 7 + dy3)]
+        if len(set(stones)) == 3:
+            board = Board(15)
+            board.push_many(stones)
+            code = renju_opening_code(board)
+            assert code is not None
+            named.add(code)
+    assert len(named) == 26
+    board = Board(15)
+    board.push_many([(7, 7), (7, 6), (11, 11)])  # the third stone far out: no canonical opening
+    assert renju_opening_code(board) is None
+    game = soosorv("place h8", "place h9", "place i9")
+    assert game.prompt() == "choose a colour: black or white (the opening is 4D Kagetsu)"
+    assert opening_name("13I") == "13I Suisei"

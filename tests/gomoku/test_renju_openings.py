@@ -17,6 +17,7 @@ from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.gomocup.openings import default_openings, load_openings
 from gridgames.gomoku.match import default_opening_moves
 from gridgames.gomoku.notation import parse_position
+from gridgames.gomoku.opening_rules import RENJU_OPENINGS, canonical_opening, opening_name
 
 _SCRIPT = Path(__file__).parents[2] / "benchmarks" / "make_openings.py"
 _spec = importlib.util.spec_from_file_location("make_openings", _SCRIPT)
@@ -62,8 +63,8 @@ def longest_window(grid: np.ndarray, color: int) -> int:
 
 
 def test_the_canonical_openings_are_the_26_classes_of_third_moves() -> None:
-    openings = {code: parse_position(make_openings.canonical_opening(code), 15, 15)
-                for code, _, _ in make_openings.CANONICAL_OPENINGS}
+    openings = {code: parse_position(canonical_opening(code), 15, 15)
+                for code, _, _ in RENJU_OPENINGS}
     assert len(openings) == 26
     for code, (first, second, third) in openings.items():
         assert first == CENTRE
@@ -83,11 +84,11 @@ def test_the_canonical_openings_are_the_26_classes_of_third_moves() -> None:
 
 
 def test_known_openings_by_name() -> None:
-    assert make_openings.canonical_opening("4D") == "h8h9i9"    # Kagetsu
-    assert make_openings.canonical_opening("13i") == "h8i9f6"   # Suisei
-    assert make_openings.opening_name("2I") == "2I Kyogetsu"
+    assert canonical_opening("4D") == "h8h9i9"    # Kagetsu
+    assert canonical_opening("13i") == "h8i9f6"   # Suisei
+    assert opening_name("2I") == "2I Kyogetsu"
     with pytest.raises(ValueError, match="allowed: 1D, 2D"):
-        make_openings.canonical_opening("14D")
+        canonical_opening("14D")
 
 
 # -- the shipped set ------------------------------------------------------------------------
@@ -96,8 +97,8 @@ def test_known_openings_by_name() -> None:
 def test_the_shipped_renju_openings_are_legal_quiet_and_distinct() -> None:
     texts = default_openings(Rule.RENJU)
     assert len(texts) >= 30
-    canonical = {symmetry_key(parse_position(make_openings.canonical_opening(code), 15, 15))
-                 for code, _, _ in make_openings.CANONICAL_OPENINGS}
+    canonical = {symmetry_key(parse_position(canonical_opening(code), 15, 15))
+                 for code, _, _ in RENJU_OPENINGS}
     bases = set()
     for text in texts:
         moves = parse_position(text, 15, 15)

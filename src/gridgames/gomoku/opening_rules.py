@@ -37,9 +37,25 @@ from collections.abc import Callable, Iterable
 from enum import IntEnum, StrEnum
 
 from gridgames.gomoku.board import Board, Color, Point
+from gridgames.gomoku.notation import parse_point
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+# The 26 canonical renju openings as the RIF numbers them: code, name, black's third stone.
+# Black's first stone is h8 and white's second h9 (direct, "D") or i9 (indirect, "I").
+RENJU_OPENINGS: tuple[tuple[str, str, str], ...] = (
+    ("1D", "Kansei", "h10"), ("2D", "Keigetsu", "i10"), ("3D", "Sosei", "j10"),
+    ("4D", "Kagetsu", "i9"), ("5D", "Zangetsu", "j9"), ("6D", "Ugetsu", "i8"),
+    ("7D", "Kinsei", "j8"), ("8D", "Shogetsu", "h7"), ("9D", "Kyugetsu", "i7"),
+    ("10D", "Shingetsu", "j7"), ("11D", "Zuisei", "h6"), ("12D", "Sangetsu", "i6"),
+    ("13D", "Yusei", "j6"),
+    ("1I", "Chosei", "j10"), ("2I", "Kyogetsu", "j9"), ("3I", "Kosei", "j8"),
+    ("4I", "Suigetsu", "j7"), ("5I", "Ryusei", "j6"), ("6I", "Ungetsu", "i8"),
+    ("7I", "Hogetsu", "i7"), ("8I", "Rangetsu", "i6"), ("9I", "Gingetsu", "h7"),
+    ("10I", "Myojo", "h6"), ("11I", "Shagetsu", "g7"), ("12I", "Meigetsu", "g6"),
+    ("13I", "Suisei", "f6"),
+)
 
 
 class OpeningRule(StrEnum):
@@ -169,7 +185,9 @@ class Opening:
         if phase == "pick":
             names = ", ".join(board.point_name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
-        return "choose a colour: black or white"
+        code = renju_opening_code(board) if phase == "first swap" else None
+        named = f" (the opening is {opening_name(code)})" if code else ""
+        return f"choose a colour: black or white{named}"
 
     # -- actions -----------------------------------------------------------
 
@@ -322,6 +340,57 @@ class Opening:
 
     def _most_offers(self) -> int:
         return min(self.max_offers, len(self.fifth_move_classes()))
+
+
+def canonical_opening(code: str) -> str:
+    """The 15×15 position string of a canonical renju opening by its code.
+
+    >>> canonical_opening("4D"), canonical_opening("13i")
+    ('h8h9i9', 'h8i9f6')
+    """
+    for known, _name, third in RENJU_OPENINGS:
+        if known.upper() == code.upper():
+            second = "h9" if known.endswith("D") else "i9"
+            return f"h8{second}{third}"
+    allowed = ", ".join(known for known, _, _ in RENJU_OPENINGS)
+    raise ValueError(f"unknown canonical opening {code!r}; allowed: {allowed}")
+
+
+def opening_name(code: str) -> str:
+    """``2I`` -> ``2I Kyogetsu``."""
+    return next(f"{known} {name}" for known, name, _ in RENJU_OPENINGS if known == code)
+
+
+def renju_opening_code(board: Board) -> str | None:
+    """The code of the canonical renju opening that the board's first three stones make,
+    turned or mirrored in any way about the centre (``None`` if they make none).
+
+    >>> board = Board(15)
+    >>> board.push_many([board.parse(p) for p in ("h8", "g8", "g9")])
+    >>> opening_name(renju_opening_code(board))
+    '4D Kagetsu'
+    """
+    if len(board) < 3:
+        return None
+    cx, cy = board.width // 2, board.height // 2
+    first, second, third = ((x - cx, y - cy) for x, y in board.move_stack[:3])
+    if first != (0, 0):
+        return None
+    for code, _name, third_name in RENJU_OPENINGS:
+        white = (0, -1) if code.endswith("D") else (1, -1)
+        x, y = parse_point(third_name, 15, 15)
+        for turn in _TURNS:
+            if turn(second) == white and turn(third) == (x - 7, y - 7):
+                return code
+    return None
+
+
+# The eight ways to turn or mirror a point about the centre.
+_TURNS: tuple[Callable[[Point], Point], ...] = (
+    lambda p: p, lambda p: (-p[0], p[1]), lambda p: (p[0], -p[1]), lambda p: (-p[0], -p[1]),
+    lambda p: (p[1], p[0]), lambda p: (-p[1], p[0]), lambda p: (p[1], -p[0]),
+    lambda p: (-p[1], -p[0]),
+)
 
 
 def steps_from_centre(board: Board, point: Point) -> int:

@@ -12,11 +12,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import product
 from typing import TYPE_CHECKING
 
 from gridgames.gomoku.board import Board, Point
-from gridgames.gomoku.opening_rules import Opening, OpeningRule, steps_from_centre, symmetries
+from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.opening_rules import (
+    RENJU_OPENINGS,
+    Opening,
+    OpeningRule,
+    canonical_opening,
+    steps_from_centre,
+    symmetries,
+)
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai.engine import StopSignal
@@ -130,7 +137,9 @@ def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
     mover = board.to_move
     keep = value(result) >= 0
     color = mover if keep else mover.other
-    return Decision((f"choose {color.label}",), result.move if keep else None)
+    # Soosõrv's first swap leads to white's fourth stone, not to play
+    plays_next = keep and opening.rule is not OpeningRule.SOOSORV
+    return Decision((f"choose {color.label}",), result.move if plays_next else None)
 
 
 def _most_even(results: Sequence[SearchResult]) -> Point:
@@ -184,8 +193,6 @@ def _candidate_starts(opening: Opening) -> list[tuple[Point, ...]]:
     board = opening.board
     if opening.rule is OpeningRule.SOOSORV:
         return soosorv_openings(board.width, board.height)
-    from gridgames.gomoku.gomocup.openings import centred, default_openings
-
     found = (centred(o, board.width, board.height) for o in default_openings())
     return [tuple(stones) for stones in found if stones]
 
@@ -200,26 +207,15 @@ def _finish_by_hand(opening: Opening) -> list[Point]:
 
 
 def soosorv_openings(width: int, height: int) -> list[tuple[Point, ...]]:
-    """The canonical three-stone openings allowed to Soosõrv's first player, one of each
-    symmetric group (26 on a square board of at least 5×5).
+    """The 26 canonical renju openings, moved to the centre of a width×height board (those
+    that fit), in the RIF's order.
 
-    >>> len(soosorv_openings(15, 15))
-    26
+    >>> len(soosorv_openings(15, 15)), soosorv_openings(15, 15)[3]
+    (26, ((7, 7), (7, 6), (8, 6)))
     """
-    cx, cy = width // 2, height // 2
-    seen: set[tuple[Point, ...]] = set()
-    openings: list[tuple[Point, ...]] = []
-    empty = symmetries(Board(width, height))
-    for dx2, dy2, dx3, dy3 in product(range(-1, 2), range(-1, 2), range(-2, 3), range(-2, 3)):
-        second, third = (cx + dx2, cy + dy2), (cx + dx3, cy + dy3)
-        if second == (cx, cy) or third in (second, (cx, cy)):
-            continue
-        stones = ((cx, cy), second, third)
-        if not all(0 <= x < width and 0 <= y < height for x, y in stones):
-            continue
-        key = min((image(stones[0]), image(stones[1]), image(stones[2])) for image in empty)
-        if key in seen:
-            continue
-        seen.add(key)
-        openings.append(stones)
+    openings = []
+    for code, _name, _third in RENJU_OPENINGS:
+        stones = centred(canonical_opening(code), width, height)
+        if stones:
+            openings.append(tuple(stones))
     return openings

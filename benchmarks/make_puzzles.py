@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import random
 import sys
 import time
@@ -54,6 +55,7 @@ from gridgames.gomoku.puzzles import (
     VcfProver,
     engine_vcf,
     judge,
+    puzzles_from_json,
     puzzles_to_json,
     winning_moves,
 )
@@ -82,6 +84,7 @@ class Game:
 class Tally:
     wanted: dict[str, int]
     themes_wanted: dict[str, int]  # renju puzzles of each rarer theme, at least
+    min_length: int = MIN_LENGTH
     kept: dict[str, list[Puzzle]] = field(default_factory=dict)
     seen: set[tuple[object, ...]] = field(default_factory=set)
 
@@ -248,7 +251,8 @@ def take(game: Game, tally: Tally, rng: random.Random) -> Puzzle | None:
     still wanted first, else the longest (the draw settles ties)."""
     if tally.full(game.rule.value):
         return None
-    options = [p for p in candidates(game) if tally.room_for(p)]
+    options = [p for p in candidates(game)
+               if p.length >= tally.min_length and tally.room_for(p)]
     options = [p for p in options if symmetry_key(p.board()) not in tally.seen]
     if not options:
         return None
@@ -277,8 +281,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the engine's nodes a move in self-play (default 1500)")
     parser.add_argument("--max-games", type=int, default=3000,
                         help="self-play games per rule at most (default 3000)")
+    parser.add_argument("--min-length", type=int, default=MIN_LENGTH,
+                        help=f"keep puzzles of this many moves or more (default {MIN_LENGTH})")
+    parser.add_argument("--append", action="store_true",
+                        help="keep the puzzles already in --out, with their ids, and add the "
+                        "new ones after them (players' progress is kept by id)")
     parser.add_argument("--out", type=Path, default=DATA_FILE)
     args = parser.parse_args(argv)
+    if not MIN_LENGTH <= args.min_length <= MAX_LENGTH:
+        parser.error(f"--min-length must be {MIN_LENGTH} to {MAX_LENGTH}, got {args.min_length}")
+    kept_before: list[Puzzle] = []
+    if args.append:
+        kept_before = puzzles_from_json(args.out.read_text(encoding="utf-8"))
     wanted = dict(DEFAULT_COUNTS)
     if args.counts:
         wanted = {}
@@ -290,7 +304,9 @@ def main(argv: list[str] | None = None) -> int:
             wanted[rule] = int(count)
     renju = wanted.get("renju", 0)
     traps = min(args.foul_traps, renju)
-    tally = Tally(wanted, {FOUL_TRAP: traps, AVOID_FOULS: min(args.avoid_fouls, renju - traps)})
+    tally = Tally(wanted, {FOUL_TRAP: traps, AVOID_FOULS: min(args.avoid_fouls, renju - traps)},
+                  args.min_length)
+    tally.seen.update(symmetry_key(p.board()) for p in kept_before)
     rng = random.Random(args.seed)
     started = time.perf_counter()
 
@@ -314,9 +330,13 @@ def main(argv: list[str] | None = None) -> int:
             report(game, take(game, tally, rng))
     puzzles = [p for kept in tally.kept.values() for p in kept]
     puzzles.sort(key=lambda p: (p.length, RULE_ORDER[p.rule.value], p.source))
-    numbered = [replace(p, id=i) for i, p in enumerate(puzzles, 1)]
+    numbered = kept_before + [replace(p, id=i) for i, p in enumerate(puzzles, len(kept_before) + 1)]
     about = (f"made by benchmarks/make_puzzles.py --seed {args.seed} --nodes {args.nodes}: "
              "positions from engine games where the side to move wins by continuous fours")
+    if kept_before:
+        about = (f"{json.loads(args.out.read_text(encoding='utf-8'))['about']}; then "
+                 f"--append --min-length {args.min_length} --seed {args.seed} "
+                 f"--nodes {args.nodes}")
     args.out.write_text(puzzles_to_json(numbered, about), encoding="utf-8")
     counts = ", ".join(f"{r} {len(tally.kept.get(r, []))}" for r in wanted)
     print(f"wrote {len(numbered)} puzzles ({counts}; renju foul traps "

@@ -219,3 +219,53 @@ def test_every_allowed_start_is_named() -> None:
     game = soosorv("place h8", "place h9", "place i9")
     assert game.prompt() == "choose a colour: black or white (the opening is 4D Kagetsu)"
     assert opening_name("13I") == "13I Suisei"
+
+
+def taraguchi(*actions: str) -> Opening:
+    return opening(OpeningRule.TARAGUCHI, *actions, game_rule=Rule.RENJU)
+
+
+TARAGUCHI_TO_FIFTH = ("place h8", "choose black", "place i9", "choose black", "place j8",
+                      "choose white", "place g6", "choose white")
+
+
+def test_taraguchi_a_swap_after_every_stone() -> None:
+    game = taraguchi()
+    acting = []
+    for action in TARAGUCHI_TO_FIFTH:
+        acting.append((game.to_act, game.allowed))
+        game.apply(action)
+    # the colour to move's player places; the other may swap
+    assert acting == [(FIRST, ("place",)), (SECOND, ("choose",)),  # second takes black
+                      (FIRST, ("place",)), (SECOND, ("choose",)),  # first places white's 2nd
+                      (SECOND, ("place",)), (FIRST, ("choose",)),
+                      (FIRST, ("place",)), (SECOND, ("choose",))]  # second gives black away
+    assert game.player(Color.BLACK) is FIRST
+    assert (game.to_act, game.allowed) == (FIRST, ("offer", "place"))
+    assert game.prompt() == ("place the 5th stone (black) in the central 9×9, d4 to l12, or "
+                             "offer 10 5th moves anywhere, no two of them symmetric")
+
+
+def test_taraguchi_areas_grow_a_ring_a_stone() -> None:
+    with pytest.raises(OpeningError, match=r"the 4th stone goes in the central 7×7, e5 to k11"):
+        taraguchi(*TARAGUCHI_TO_FIFTH[:6], "place l8")
+    with pytest.raises(OpeningError, match=r"the 5th stone goes in the central 9×9, d4 to l12"):
+        taraguchi(*TARAGUCHI_TO_FIFTH, "place m8")
+
+
+def test_taraguchi_fifth_placed_then_a_last_swap() -> None:
+    game = taraguchi(*TARAGUCHI_TO_FIFTH, "place l12")
+    assert (game.to_act, game.allowed) == (SECOND, ("choose",))
+    game.apply("choose black")
+    assert game.done and game.player(Color.BLACK) is SECOND and game.board.to_move is Color.WHITE
+
+
+def test_taraguchi_fifth_offered_ten_times() -> None:
+    game = taraguchi(*TARAGUCHI_TO_FIFTH)
+    with pytest.raises(OpeningError, match="offer exactly 10 5th moves, not 3"):
+        game.apply("offer a1 b1 c1")
+    game.apply("offer a1 b1 c1 d1 e1 f1 g1 h1 a2 b2")  # anywhere on the board
+    assert (game.to_act, game.allowed) == (SECOND, ("pick",))
+    game.apply("pick h1")
+    assert game.done and game.board[(7, 14)] is Color.BLACK
+    assert OpeningRule.parse("Taraguchi-10") is OpeningRule.TARAGUCHI

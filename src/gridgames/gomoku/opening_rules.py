@@ -15,6 +15,12 @@ the way, so that whoever sets the opening has a reason to make it even.
   the fourth stone anywhere and declares how many fifth moves black must offer
   (1 to N); black may swap; black offers that many fifth moves, no two of them
   symmetric; white picks one and plays the sixth stone.
+- **Taraguchi-N** (renju, N = 10): the player of the colour to move places each
+  of the first four stones in the central 1×1, 3×3, 5×5 and 7×7, and after each
+  the other player may swap; black then either places the fifth stone in the
+  central 9×9 (and the other player may swap once more) or offers N fifth moves
+  anywhere, no two of them symmetric, of which white picks one. White plays the
+  sixth stone.
 
 Every step is an action with a text form (``place h8``, ``choose white``,
 ``declare 3``, ``offer h6 j7 g10``, ``pick j7``), so an opening can be stored
@@ -40,6 +46,7 @@ from gridgames.gomoku.board import Board, Color, Point
 from gridgames.gomoku.notation import parse_point
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
+TARAGUCHI_OFFERS = 10  # the fifth moves black offers when it does not place one
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 # The 26 canonical renju openings as the RIF numbers them: code, name, black's third stone.
@@ -65,16 +72,23 @@ class OpeningRule(StrEnum):
     SWAP = "swap"
     SWAP2 = "swap2"
     SOOSORV = "soosorv"
+    TARAGUCHI = "taraguchi"
 
     @property
     def display_name(self) -> str:
         return {"free": "no opening rule", "swap": "Swap", "swap2": "Swap2",
-                "soosorv": f"Soosõrv-{SOOSORV_OFFERS}"}[self.value]
+                "soosorv": f"Soosõrv-{SOOSORV_OFFERS}",
+                "taraguchi": f"Taraguchi-{TARAGUCHI_OFFERS}"}[self.value]
+
+    @property
+    def default_offers(self) -> int:
+        """Soosõrv's largest declaration, or the fifth moves Taraguchi's black offers."""
+        return TARAGUCHI_OFFERS if self is OpeningRule.TARAGUCHI else SOOSORV_OFFERS
 
     @classmethod
     def parse(cls, text: str) -> OpeningRule:
         """The rule named ``text`` (``swap2``, ``Soosõrv``...); a ValueError names the choices."""
-        key = text.strip().lower().replace("õ", "o").replace("-8", "")
+        key = text.strip().lower().replace("õ", "o").removesuffix("-8").removesuffix("-10")
         for rule in cls:
             if rule.value == key:
                 return rule
@@ -105,11 +119,14 @@ class Opening:
     """An opening under way: the stones placed so far and whose action comes next."""
 
     def __init__(self, rule: OpeningRule, board: Board, *,
-                 max_offers: int = SOOSORV_OFFERS) -> None:
+                 max_offers: int | None = None) -> None:
+        """``max_offers``: Soosõrv's largest declaration, Taraguchi's number of offers
+        (8 and 10 by default)."""
         if len(board) != 0:
             raise OpeningError("an opening starts on an empty board")
-        if not 1 <= max_offers <= SOOSORV_OFFERS * 8:
-            raise OpeningError(f"max_offers must be 1 to {SOOSORV_OFFERS * 8}, got {max_offers}")
+        max_offers = rule.default_offers if max_offers is None else max_offers
+        if not 1 <= max_offers <= 64:
+            raise OpeningError(f"max_offers must be 1 to 64, got {max_offers}")
         self.rule = rule
         self.board = board
         self.max_offers = max_offers
@@ -117,11 +134,12 @@ class Opening:
         self.declared = 0  # Soosõrv: how many fifth moves black must offer
         self.offers: tuple[Point, ...] = ()
         self.history: list[str] = []
-        self._phase = "done" if rule is OpeningRule.FREE else "first three"
+        self._phase = {OpeningRule.FREE: "done", OpeningRule.TARAGUCHI: "taraguchi place"}.get(
+            rule, "first three")
 
     @classmethod
     def replay(cls, rule: OpeningRule, board: Board, actions: Iterable[str], *,
-               max_offers: int = SOOSORV_OFFERS) -> Opening:
+               max_offers: int | None = None) -> Opening:
         """The opening after ``actions`` (texts as :attr:`history` holds them)."""
         opening = cls(rule, board, max_offers=max_offers)
         for number, text in enumerate(actions, 1):
@@ -149,6 +167,8 @@ class Opening:
             return Player.SECOND
         if phase == "swap2 final":
             return Player.FIRST
+        if phase.startswith("taraguchi"):  # the colour to move's; after a stone, the other's
+            return self.player(self.board.to_move)
         white = self.black.other
         return self.black if phase in ("second swap", "offer") else white
 
@@ -157,7 +177,8 @@ class Opening:
         """The kinds of action allowed now."""
         return {"done": (), "first three": ("place",), "fourth": ("place",),
                 "fifth": ("place",), "swap2": ("choose", "place"), "declare": ("declare",),
-                "offer": ("offer",), "pick": ("pick",)}.get(self._phase, ("choose",))
+                "offer": ("offer",), "pick": ("pick",), "taraguchi place": ("place",),
+                "taraguchi fifth": ("offer", "place")}.get(self._phase, ("choose",))
 
     def player(self, color: Color) -> Player:
         """Who plays ``color`` (tentatively, while the opening is under way)."""
@@ -172,10 +193,14 @@ class Opening:
         phase = self._phase
         if phase == "done":
             return f"the opening is over: {board.to_move.label} to move"
-        if phase in ("first three", "fourth", "fifth"):
+        if phase in ("first three", "fourth", "fifth", "taraguchi place", "taraguchi fifth"):
             stone = ORDINALS[len(board)]
-            where = self._soosorv_area(len(board))
-            return f"place the {stone} stone ({board.to_move.label}){where}"
+            where = self._area_text(len(board))
+            place = f"place the {stone} stone ({board.to_move.label}){where}"
+            if phase == "taraguchi fifth":
+                return (f"{place}, or offer {self.max_offers} 5th moves anywhere, "
+                        "no two of them symmetric")
+            return place
         if phase == "swap2":
             return "choose black, choose white (and play the 4th stone), or place two more stones"
         if phase == "declare":
@@ -185,7 +210,8 @@ class Opening:
         if phase == "pick":
             names = ", ".join(board.point_name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
-        code = renju_opening_code(board) if phase == "first swap" else None
+        named_rules = (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI)
+        code = renju_opening_code(board) if len(board) == 3 and self.rule in named_rules else None
         named = f" (the opening is {opening_name(code)})" if code else ""
         return f"choose a colour: black or white{named}"
 
@@ -223,7 +249,7 @@ class Opening:
         problem = board.illegal_reason(point)
         if problem is not None:
             raise OpeningError(problem)
-        area = self._soosorv_area(len(board))
+        area = self._area_text(len(board))
         if area and steps_from_centre(board, point) > len(board):
             raise OpeningError(f"{board.point_name(point)} is outside that area: "
                                f"the {ORDINALS[len(board)]} stone goes{area}")
@@ -239,6 +265,8 @@ class Opening:
             self._phase = "swap2 final"
         elif phase == "fourth":
             self._phase = "declare"
+        elif phase.startswith("taraguchi"):
+            self._phase = "taraguchi swap"
 
     def choose(self, color: Color) -> None:
         """The player to act chooses the colour to play (or to keep)."""
@@ -247,6 +275,11 @@ class Opening:
         assert player is not None
         self._record(f"choose {color.label}")
         self.black = player if color is Color.BLACK else player.other
+        if self._phase == "taraguchi swap" and len(self.board) < 5:
+            self._phase = "taraguchi fifth" if len(self.board) == 4 else "taraguchi place"
+            if len(self.board) == 4:
+                self.declared = self.max_offers
+            return
         self._phase = {"first swap": "fourth", "second swap": "offer"}.get(self._phase, "done")
 
     def declare(self, count: int) -> None:
@@ -260,7 +293,8 @@ class Opening:
         self._phase = "second swap"
 
     def offer(self, points: Iterable[Point]) -> None:
-        """Black offers the declared number of fifth moves, no two symmetric."""
+        """Black offers the declared number of fifth moves (Taraguchi: ``max_offers``), no two
+        symmetric."""
         self._expect("offer")
         points = tuple(points)
         board = self.board
@@ -326,9 +360,10 @@ class Opening:
         except ValueError as error:  # not a point, or off the board
             raise OpeningError(str(error)) from None
 
-    def _soosorv_area(self, stones: int) -> str:
+    def _area_text(self, stones: int) -> str:
         """Where the next stone must go, in words ('' when anywhere)."""
-        if self.rule is not OpeningRule.SOOSORV or stones >= 3:
+        placed_in_areas = {OpeningRule.SOOSORV: 3, OpeningRule.TARAGUCHI: 5}.get(self.rule, 0)
+        if stones >= placed_in_areas:
             return ""
         cx, cy = self.board.width // 2, self.board.height // 2
         if stones == 0:

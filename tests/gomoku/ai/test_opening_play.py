@@ -35,6 +35,7 @@ def play_out(rule: OpeningRule, game_rule: Rule, seed: int, size: int = 15) -> O
 @pytest.mark.parametrize(("rule", "game_rule"), [
     (OpeningRule.SWAP, Rule.STANDARD), (OpeningRule.SWAP2, Rule.FREESTYLE),
     (OpeningRule.SWAP2, Rule.CARO), (OpeningRule.SOOSORV, Rule.RENJU),
+    (OpeningRule.TARAGUCHI, Rule.RENJU),
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_computer_completes_every_opening(rule: OpeningRule, game_rule: Rule,
@@ -42,16 +43,16 @@ def test_the_computer_completes_every_opening(rule: OpeningRule, game_rule: Rule
     opening = play_out(rule, game_rule, seed)
     assert len(opening.board) in (3, 4, 5)
     assert opening.board.outcome() is None
-    if rule is OpeningRule.SOOSORV:
+    if rule in (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI):
         assert len(opening.board) == 5
-        first_three = opening.board.move_stack[:3]
-        assert steps_from_centre(opening.board, first_three[0]) == 0
-        assert steps_from_centre(opening.board, first_three[1]) <= 1
-        assert steps_from_centre(opening.board, first_three[2]) <= 2
+        in_areas = 3 if rule is OpeningRule.SOOSORV else 4  # Taraguchi's 5th may be offered
+        for ring, point in enumerate(opening.board.move_stack[:in_areas]):
+            assert steps_from_centre(opening.board, point) <= ring
 
 
 def test_small_boards_too() -> None:
     assert play_out(OpeningRule.SOOSORV, Rule.RENJU, 3, size=7).done
+    assert play_out(OpeningRule.TARAGUCHI, Rule.RENJU, 3, size=7).done
     assert play_out(OpeningRule.SWAP2, Rule.FREESTYLE, 3, size=9).done
 
 
@@ -101,3 +102,20 @@ def test_a_colour_is_chosen_by_the_positions_value() -> None:
 def test_nothing_to_decide_once_the_opening_is_over() -> None:
     with pytest.raises(ValueError, match="the opening is over"):
         decide(Opening(OpeningRule.FREE, Board(15)), 100, small_limit)
+
+
+def taraguchi_to_fifth() -> Opening:
+    return Opening.replay(OpeningRule.TARAGUCHI, Board(15, rule=Rule.RENJU), [
+        "place h8", "choose black", "place i9", "choose white", "place j8", "choose black",
+        "place g6", "choose black"])
+
+
+def test_taraguchi_fifth_is_placed_in_its_area_or_offered() -> None:
+    opening = taraguchi_to_fifth()
+    assert opening.allowed == ("offer", "place")
+    (action,) = decide(opening, 600, small_limit).actions
+    opening.apply(action)  # refused outside the 9×9 or with a wrong number of offers
+    if action.startswith("offer"):
+        assert len(opening.offers) == 10
+    else:
+        assert steps_from_centre(opening.board, opening.board.move_stack[-1]) <= 4

@@ -69,6 +69,8 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
     board = opening.board
     phase = opening.allowed
     name = board.point_name
+    if opening.rule is OpeningRule.TARAGUCHI and "place" in phase:
+        return _taraguchi_stone(opening, budget_ms, limit_for, stop)
     if len(board) < 3 and phase == ("place",):
         stones = _balanced_start(opening, budget_ms, limit_for, stop, rng)[len(board):]
         return Decision(tuple(f"place {name(p)}" for p in stones))
@@ -101,15 +103,7 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
         return Decision((*actions, f"declare {count}"))
     if phase == ("offer",):
         best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
-        offers = [point for point, _ in best]
-        # too few searched: the others nearest the centre
-        groups = sorted(opening.fifth_move_classes(), key=lambda g: steps_from_centre(board, g[0]))
-        for group in groups:
-            if len(offers) >= opening.declared:
-                break
-            if not any(image(group[0]) in offers for image in symmetries(board)):
-                offers.append(group[0])
-        return Decision(("offer " + " ".join(name(p) for p in offers[: opening.declared]),))
+        return Decision((_offer_text(opening, [point for point, _ in best]),))
     if phase == ("pick",):
         share = max(1, budget_ms // len(opening.offers))
         scored = []
@@ -123,13 +117,51 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
     raise AssertionError(f"no decision for {phase}")  # pragma: no cover
 
 
+def _offer_text(opening: Opening, best: list[Point]) -> str:
+    """``offer`` with the searched best moves, and if too few were searched, the other
+    fifth moves nearest the centre (one of each symmetric group)."""
+    board = opening.board
+    offers = list(best)
+    groups = sorted(opening.fifth_move_classes(), key=lambda g: steps_from_centre(board, g[0]))
+    images = symmetries(board)
+    for group in groups:
+        if len(offers) >= opening.declared:
+            break
+        if not any(image(group[0]) in offers for image in images):
+            offers.append(group[0])
+    return "offer " + " ".join(board.point_name(p) for p in offers[: opening.declared])
+
+
+def _taraguchi_stone(opening: Opening, budget_ms: int, limit_for: LimitFor,
+                     stop: StopSignal | None) -> Decision:
+    """Taraguchi: the next stone in its central area, the one leaving the position closest
+    to even (the other player may swap after it); at the fifth, the offers instead when
+    black's tenth best fifth move still favours black."""
+    from gridgames.gomoku.ai import analyse
+
+    board = opening.board
+    if "offer" in opening.allowed:
+        best = _best_fifths(board, opening.declared, budget_ms // 2, limit_for, stop)
+        if len(best) == opening.declared and best[-1][1] > 0:
+            return Decision((_offer_text(opening, [point for point, _ in best]),))
+        budget_ms //= 2
+    ring = len(board)
+    inside = [r for r in analyse(board, limit_for(budget_ms), multipv=6, stop=stop)
+              if steps_from_centre(board, r.move) <= ring]
+    if inside:
+        point = _most_even(inside)
+    else:  # the search's best moves are all outside: the free point nearest the centre
+        point = min(board.legal_moves, key=lambda p: steps_from_centre(board, p))
+    return Decision((f"place {board.point_name(point)}",))
+
+
 def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
             stop: StopSignal | None) -> Decision:
     """Take the colour the position favours; Soosõrv's black counts on its n-th best offer."""
     from gridgames.gomoku.ai import think
 
     board = opening.board
-    if opening.declared and len(board) == 4:
+    if opening.rule is OpeningRule.SOOSORV and opening.declared and len(board) == 4:
         best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
         black_value = best[-1][1] if best else 0
         return Decision(("choose black" if black_value >= 0 else "choose white",))
@@ -137,9 +169,16 @@ def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
     mover = board.to_move
     keep = value(result) >= 0
     color = mover if keep else mover.other
-    # Soosõrv's first swap leads to white's fourth stone, not to play
-    plays_next = keep and opening.rule is not OpeningRule.SOOSORV
-    return Decision((f"choose {color.label}",), result.move if plays_next else None)
+    action = f"choose {color.label}"
+    return Decision((action,), result.move if keep and _ends(opening, action) else None)
+
+
+def _ends(opening: Opening, action: str) -> bool:
+    """Whether ``action`` ends the opening (some choices lead to more stones, not to play)."""
+    board = opening.board
+    after = Opening.replay(opening.rule, Board(board.width, board.height, rule=board.rule),
+                           [*opening.history, action], max_offers=opening.max_offers)
+    return after.done
 
 
 def _most_even(results: Sequence[SearchResult]) -> Point:

@@ -269,3 +269,18 @@ def test_taraguchi_fifth_offered_ten_times() -> None:
     game.apply("pick h1")
     assert game.done and game.board[(7, 14)] is Color.BLACK
     assert OpeningRule.parse("Taraguchi-10") is OpeningRule.TARAGUCHI
+
+
+def test_points_named_as_the_front_end_names_them() -> None:
+    def name(point: tuple[int, int]) -> str:
+        return f"{point[0]},{point[1]}"
+
+    game = Opening(OpeningRule.SOOSORV, Board(15, rule=Rule.RENJU), name=name)
+    assert game.prompt() == "place the 1st stone (black) at the centre, 7,7"
+    game.apply("place h8")
+    assert game.prompt() == "place the 2nd stone (white) in the central 3×3, 6,8 to 8,6"
+    with pytest.raises(OpeningError, match="^7,7 is occupied by black$"):
+        game.place((7, 7))
+    with pytest.raises(OpeningError, match="is off the board"):
+        game.place((15, 3))
+    assert game.history == ["place h8"]  # the record keeps renju names

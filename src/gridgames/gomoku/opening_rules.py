@@ -118,10 +118,11 @@ class OpeningError(ValueError):
 class Opening:
     """An opening under way: the stones placed so far and whose action comes next."""
 
-    def __init__(self, rule: OpeningRule, board: Board, *,
-                 max_offers: int | None = None) -> None:
+    def __init__(self, rule: OpeningRule, board: Board, *, max_offers: int | None = None,
+                 name: Callable[[Point], str] | None = None) -> None:
         """``max_offers``: Soosõrv's largest declaration, Taraguchi's number of offers
-        (8 and 10 by default)."""
+        (8 and 10 by default). ``name`` names points in prompts and errors (renju
+        names, ``h8``, by default); :attr:`history` always holds renju names."""
         if len(board) != 0:
             raise OpeningError("an opening starts on an empty board")
         max_offers = rule.default_offers if max_offers is None else max_offers
@@ -134,14 +135,16 @@ class Opening:
         self.declared = 0  # Soosõrv: how many fifth moves black must offer
         self.offers: tuple[Point, ...] = ()
         self.history: list[str] = []
+        self.name = name or board.point_name
         self._phase = {OpeningRule.FREE: "done", OpeningRule.TARAGUCHI: "taraguchi place"}.get(
             rule, "first three")
 
     @classmethod
     def replay(cls, rule: OpeningRule, board: Board, actions: Iterable[str], *,
-               max_offers: int | None = None) -> Opening:
+               max_offers: int | None = None,
+               name: Callable[[Point], str] | None = None) -> Opening:
         """The opening after ``actions`` (texts as :attr:`history` holds them)."""
-        opening = cls(rule, board, max_offers=max_offers)
+        opening = cls(rule, board, max_offers=max_offers, name=name)
         for number, text in enumerate(actions, 1):
             try:
                 opening.apply(text)
@@ -208,7 +211,7 @@ class Opening:
         if phase == "offer":
             return f"offer {self.declared} 5th moves for black, no two of them symmetric"
         if phase == "pick":
-            names = ", ".join(board.point_name(p) for p in self.offers)
+            names = ", ".join(self.name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
         named_rules = (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI)
         code = renju_opening_code(board) if len(board) == 3 and self.rule in named_rules else None
@@ -246,12 +249,10 @@ class Opening:
         """Place the next stone (its colour is the board's side to move)."""
         self._expect("place")
         board = self.board
-        problem = board.illegal_reason(point)
-        if problem is not None:
-            raise OpeningError(problem)
+        self._check_legal(point)
         area = self._area_text(len(board))
         if area and steps_from_centre(board, point) > len(board):
-            raise OpeningError(f"{board.point_name(point)} is outside that area: "
+            raise OpeningError(f"{self.name(point)} is outside that area: "
                                f"the {ORDINALS[len(board)]} stone goes{area}")
         board.push(point)
         self._record(f"place {board.point_name(point)}")
@@ -301,16 +302,14 @@ class Opening:
         if len(points) != self.declared:
             raise OpeningError(f"offer exactly {self.declared} 5th moves, not {len(points)}")
         for point in points:
-            problem = board.illegal_reason(point)
-            if problem is not None:
-                raise OpeningError(problem)
+            self._check_legal(point)
         images = symmetries(board)
         for i, point in enumerate(points):
             for other in points[:i]:
                 if any(image(other) == point for image in images):
                     same = "the same point" if other == point else "symmetric"
-                    raise OpeningError(f"{board.point_name(other)} and "
-                                       f"{board.point_name(point)} are {same}: "
+                    raise OpeningError(f"{self.name(other)} and "
+                                       f"{self.name(point)} are {same}: "
                                        "offer points no two of which are symmetric")
         self.offers = points
         self._record("offer " + " ".join(board.point_name(p) for p in points))
@@ -320,7 +319,7 @@ class Opening:
         """White picks one of black's offers; it is played, and white plays next."""
         self._expect("pick")
         if point not in self.offers:
-            names = ", ".join(self.board.point_name(p) for p in self.offers)
+            names = ", ".join(self.name(p) for p in self.offers)
             raise OpeningError(f"pick one of the offers: {names}")
         self.board.push(point)
         self._record(f"pick {self.board.point_name(point)}")
@@ -349,6 +348,15 @@ class Opening:
             raise OpeningError("the opening is over")
         raise OpeningError(f"cannot {kind} now: {self.prompt()}")
 
+    def _check_legal(self, point: Point) -> None:
+        problem = self.board.illegal_reason(point)
+        if problem is not None:  # the board's reason, with the point named our way
+            on_board = self.board.contains(point)
+            named = self.board.point_name(point) if on_board else ""
+            if named and problem.startswith(named):
+                problem = self.name(point) + problem[len(named):]
+            raise OpeningError(problem)
+
     def _record(self, text: str) -> None:
         self.history.append(text)
 
@@ -367,10 +375,10 @@ class Opening:
             return ""
         cx, cy = self.board.width // 2, self.board.height // 2
         if stones == 0:
-            return f" at the centre, {self.board.point_name((cx, cy))}"
+            return f" at the centre, {self.name((cx, cy))}"
         side = 2 * stones + 1
-        corner = self.board.point_name((cx - stones, cy + stones))
-        far = self.board.point_name((cx + stones, cy - stones))
+        corner = self.name((cx - stones, cy + stones))
+        far = self.name((cx + stones, cy - stones))
         return f" in the central {side}×{side}, {corner} to {far}"
 
     def _most_offers(self) -> int:

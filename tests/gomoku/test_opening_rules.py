@@ -279,7 +279,7 @@ def test_points_named_as_the_front_end_names_them() -> None:
     assert game.prompt() == "place the 1st stone (black) at the centre, 7,7"
     game.apply("place h8")
     assert game.prompt() == "place the 2nd stone (white) in the central 3×3, 6,8 to 8,6"
-    with pytest.raises(OpeningError, match="^7,7 is occupied by black$"):
+    with pytest.raises(OpeningError, match=r"^7,7 is occupied by black$"):
         game.place((7, 7))
     with pytest.raises(OpeningError, match="is off the board"):
         game.place((15, 3))

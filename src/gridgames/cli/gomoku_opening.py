@@ -102,7 +102,7 @@ def input_forms(opening: Opening) -> str:
         ("choose", "place"): "black, white or a point",
         ("choose",): "black or white",
         ("declare",): "a number",
-        ("offer",): f"{opening.declared} points",
+        ("offer",): f"{opening.declared} point{'s' if opening.declared != 1 else ''}",
         ("pick",): "one of the offered points",
     }.get(opening.allowed, "an action")
 

@@ -21,6 +21,7 @@ from gridgames.cli.gomoku_view import Style, format_move, parse_move
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, InvalidMoveError, Point, Rule
 from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule, Player
+from gridgames.gomoku.records import load
 
 CENTRE = (7, 7)  # 8 H on 15x15
 MENU_PROMPT = "Select an option (1-5): "
@@ -151,7 +152,7 @@ def test_a_swap2_opening_between_humans_then_a_game_to_a_win_and_another_opening
     assert console.output[-1] == "Thank you for playing!"
 
 
-def test_bad_inputs_get_a_clear_message_and_the_prompt_again():
+def test_bad_inputs_get_a_clear_message_and_the_prompt_again(tmp_path: Path):
     settings = Settings(mode=Mode.HUMAN_HUMAN, opening=OpeningRule.SOOSORV, rule=Rule.RENJU,
                         width=15, height=15, pause=0)
     console = ScriptedConsole([
@@ -164,7 +165,7 @@ def test_bad_inputs_get_a_clear_message_and_the_prompt_again():
         "black",                            # player 1 keeps black
         "8 A 8 O", "8 A", "8 A, 9 A",       # the stones are symmetric left to right
         "8 O", "9 A",                       # white picks
-        "quit",
+        f"save {tmp_path / 'game.json'}", "quit",
     ])
     phase = OpeningPhase(settings, console)
     assert phase.run()
@@ -198,6 +199,8 @@ def test_bad_inputs_get_a_clear_message_and_the_prompt_again():
     game = phase.game()
     assert game.play() is GameEnd.QUIT
     assert "Player 2 (x) make a move: " in console.output
+    # A saved game holds the opening's stones too.
+    assert load(tmp_path / "game.json").moves == phase.opening.board.move_stack
 
 
 # -- against the computer -----------------------------------------------------------

@@ -393,3 +393,16 @@ def test_swap2_against_the_computer_in_the_real_program(tmp_path: Path):
     child.close()
     assert "Traceback" not in (child.before or "")
     assert child.exitstatus == 0
+
+
+def test_ctrl_c_while_the_computer_decides_its_opening_exits_cleanly(tmp_path: Path):
+    child = spawn("--opening", "swap2", "--mode", "computer-human", "--level", "max",
+                  "--time", "60", "--size", "15", cwd=tmp_path)
+    answer(child, MENU_PROMPT, "2")
+    child.expect_exact("Computer is thinking...", timeout=ENGINE_TIMEOUT)
+    child.sendintr()
+    child.expect_exact("Goodbye!", timeout=10)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    assert child.exitstatus == 130

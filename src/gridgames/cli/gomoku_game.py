@@ -308,7 +308,8 @@ class Game:
         """Let the computer move; False if the engine failed (the game is abandoned)."""
         name = self.player_name(color)
         prepared, self.prepared_move = self.prepared_move, None
-        if prepared is not None and self.board.illegal_reason(prepared) is None:
+        fresh = len(self.board) == self.opening_moves  # found for this very position
+        if prepared is not None and fresh and self.board.illegal_reason(prepared) is None:
             self.board.push(prepared)
             self.console.say(f"{name} plays {format_move(prepared)} "
                              "(found while deciding the opening)")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import re
 import time
-from threading import Event
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point
 from gridgames.gomoku.notation import parse_renju
@@ -268,20 +267,18 @@ class OpeningPhase:
         label = self.label(player)
         self.console.say(self.step_line(player))
         limit_for = get_level(self.settings.level).limit_for
-        budget_ms = self.settings.move_time_ms
-
-        def decide_now(stop: Event) -> tuple[tuple[str, ...], Point | None]:
-            decision = decide(self.opening, budget_ms, limit_for, stop=stop, rng=self.rng)
-            return decision.actions, decision.move
-
+        budget_ms = self.settings.move_time_ms  # the time of one move, as in the game
         try:
-            actions, move = busy(self.console, f"{label} is thinking...", decide_now)
-            done = self.apply_and_describe(actions)
+            decision = busy(self.console, f"{label} is thinking...",
+                            lambda stop: decide(self.opening, budget_ms, limit_for, stop=stop,
+                                                rng=self.rng))
+            done = self.apply_and_describe(decision.actions)
         except Exception as error:  # an engine fault ends this game, not the program
             self.console.say(f"The computer could not act: {error}")
             return False
         self.console.say(f"{label} {done}.")
-        self.prepared_move = move if self.opening.done else None
+        # Its move for the side to move next is kept only when the game starts right after.
+        self.prepared_move = decision.move if self.opening.done else None
         return True
 
     def apply_and_describe(self, actions: tuple[str, ...]) -> str:

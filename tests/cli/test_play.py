@@ -122,7 +122,7 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
 
 def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child = spawn(cwd=tmp_path)
-    setting = "Select a setting to change (1-8): "
+    setting = "Select a setting to change (1-9): "
     answer(child, MENU_PROMPT, "3")
     answer(child, setting, "1")
     answer(child, "Choose 1-4 (Enter keeps 1): ", "7")
@@ -131,21 +131,21 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     answer(child, setting, "2")
     child.expect_exact("renju: black: exactly five wins")
     answer(child, "Choose 1-5 (Enter keeps 1): ", "3")
-    answer(child, setting, "3")
+    answer(child, setting, "4")
     child.expect_exact("19x19 (as in the original game)")
     answer(child, "Choose 1-3 (Enter keeps 2): ", "2")
-    answer(child, setting, "4")
+    answer(child, setting, "5")
     child.expect_exact("1. Beginner: greedy")
     child.expect_exact(f"{MAX_LEVEL}. ")
     answer(child, f"Choose 1-{MAX_LEVEL} (Enter keeps 4): ", "1")
-    answer(child, setting, "5")
+    answer(child, setting, "6")
     prompt = "Seconds per computer move (0.1-3600, Enter keeps 3): "
     answer(child, prompt, "abc")
     child.expect_exact("'abc' is not a number.")
     answer(child, prompt, "9999")
     child.expect_exact("9999 is out of range: enter a number from 0.1 to 3600.")
     answer(child, prompt, "0.5")
-    answer(child, setting, "6")
+    answer(child, setting, "7")
     # A bad symbol is refused at once, before the other player's is asked for.
     answer(child, "Symbol for player 1 (Enter keeps o): ", "oo")
     child.expect_exact("Cannot use that symbol: 'oo' is not a single visible character.")
@@ -154,9 +154,9 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child.expect_exact("Cannot use those symbols: the two players need different symbols.")
     answer(child, "Symbol for player 1 (Enter keeps o): ", "@")
     answer(child, "Symbol for player 2 (Enter keeps x): ", "")
+    answer(child, setting, "10")
+    child.expect_exact("'10' is not an option: enter a number from 1 to 9.")
     answer(child, setting, "9")
-    child.expect_exact("'9' is not an option: enter a number from 1 to 8.")
-    answer(child, setting, "8")
     child.expect_exact("(Current game: human vs computer, you play player 1 (moves first); "
                        "renju; 19x19 board; computer level 1, 0.5 s per move)")
 

@@ -8,6 +8,7 @@ from gridgames.cli import gomoku_game, play
 from gridgames.cli.gomoku_game import Console, Game, GameEnd, Mode, Settings
 from gridgames.gomoku import Board, Point
 from gridgames.gomoku.ai import SearchResult
+from gridgames.gomoku.opening_rules import OpeningRule
 
 
 class ScriptedConsole(Console):
@@ -128,16 +129,19 @@ def test_settings_menu_changes_every_setting():
     console = ScriptedConsole([
         "1", "4",             # computer vs computer
         "2", "5",             # caro-exact
-        "3", "3", "4", "70", "30", "",  # another size: bad width, width 30, height kept
-        "4", "2",             # level 2
-        "5", "",              # time kept
-        "6", "ab", "@", "+",  # a bad symbol is refused at once
-        "7", "0.25",
-        "8",
+        "3", "3",             # Swap2
+        "4", "3", "4", "70", "30", "",  # another size: bad width, width 30, height kept
+        "5", "2",             # level 2
+        "6", "",              # time kept
+        "7", "ab", "@", "+",  # a bad symbol is refused at once
+        "8", "0.25",
+        "9",
     ])
     play.settings_menu(settings, console)
     assert settings.mode is Mode.COMPUTER_COMPUTER
     assert settings.rule.value == "caro-exact"
+    assert settings.opening is OpeningRule.SWAP2
+    assert "  3. Opening rule: Swap2" in console.output
     assert (settings.width, settings.height) == (30, 19)
     assert "4 is out of range: enter a number from 5 to 64." in console.output
     assert settings.level == 2 and settings.seconds_per_move == 3.0

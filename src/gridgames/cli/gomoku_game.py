@@ -12,13 +12,15 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from threading import Event
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Rule
+from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
+from gridgames.gomoku.opening_rules import OpeningRule, Player
 from gridgames.gomoku.records import GameRecord, RecordError, load, save
 
 from .gomoku_view import (
@@ -32,6 +34,8 @@ from .gomoku_view import (
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
+
+T = TypeVar("T")
 
 PAUSE_ENV = "GRIDGAMES_PAUSE"
 MAX_HINTS = 5
@@ -51,7 +55,11 @@ Commands:
 
 
 class Mode(Enum):
-    """Who plays black (player 1) and who plays white (player 2)."""
+    """Who plays player 1 and who plays player 2: a human or the computer.
+
+    Without an opening rule player 1 plays black and moves first; under one,
+    player 1 begins the opening and the opening settles the colours.
+    """
 
     HUMAN_HUMAN = "human-human"
     HUMAN_COMPUTER = "human-computer"
@@ -67,14 +75,24 @@ class Mode(Enum):
             Mode.COMPUTER_COMPUTER: "computer vs computer",
         }[self]
 
-    def is_computer(self, color: Color) -> bool:
+    def describe(self, opening: OpeningRule) -> str:
+        """The mode in words under ``opening`` (player 1 is the one who begins it)."""
+        if opening is OpeningRule.FREE:
+            return self.description
+        return {
+            Mode.HUMAN_COMPUTER: "human vs computer, you play player 1 (you begin the opening)",
+            Mode.COMPUTER_HUMAN: "human vs computer, you play player 2 "
+                                 "(the computer begins the opening)",
+        }.get(self, self.description)
+
+    def is_computer_player(self, player: Player) -> bool:
         computers = {
             Mode.HUMAN_HUMAN: (),
-            Mode.HUMAN_COMPUTER: (Color.WHITE,),
-            Mode.COMPUTER_HUMAN: (Color.BLACK,),
-            Mode.COMPUTER_COMPUTER: (Color.BLACK, Color.WHITE),
+            Mode.HUMAN_COMPUTER: (Player.SECOND,),
+            Mode.COMPUTER_HUMAN: (Player.FIRST,),
+            Mode.COMPUTER_COMPUTER: (Player.FIRST, Player.SECOND),
         }[self]
-        return color in computers
+        return player in computers
 
 
 def default_pause() -> float:
@@ -89,6 +107,7 @@ def default_pause() -> float:
 class Settings:
     mode: Mode = Mode.HUMAN_HUMAN
     rule: Rule = Rule.FREESTYLE
+    opening: OpeningRule = OpeningRule.FREE
     width: int = 19
     height: int = 19
     level: int = 4
@@ -99,8 +118,15 @@ class Settings:
     def new_board(self) -> Board:
         return Board(self.width, self.height, rule=self.rule)
 
+    @property
+    def move_time_ms(self) -> int:
+        return max(1, round(self.seconds_per_move * 1000))
+
     def summary(self) -> str:
-        text = f"{self.mode.description}; {self.rule.value}; {self.width}x{self.height} board"
+        text = f"{self.mode.describe(self.opening)}; {self.rule.value}"
+        if self.opening is not OpeningRule.FREE:
+            text += f"; {self.opening.display_name} opening"
+        text += f"; {self.width}x{self.height} board"
         if self.mode is not Mode.HUMAN_HUMAN:
             text += f"; computer level {self.level}, {self.seconds_per_move:g} s per move"
         return text
@@ -144,35 +170,47 @@ def search_memory() -> SearchMemory:
     return SearchMemory()
 
 
-def think(console: Console, board: Board, limit: Limit, activity: str) -> SearchResult:
-    """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress."""
-    from gridgames.gomoku import ai
-
-    position = board.copy()  # the engine may play moves on its board while searching
-    if not console.is_tty:
-        return ai.think(position, limit, memory=search_memory(), threads=ai.playing_threads())
+def busy(console: Console, activity: str, work: Callable[[Event], T],
+         progress: Callable[[], str] | None = None) -> T:
+    """``work(stop)``; on a terminal it runs in a thread while ``activity``, a spinner and
+    ``progress()`` are shown, and Ctrl+C sets ``stop`` so the work ends too."""
     stop = Event()
-    infos: list[SearchInfo] = []
+    if not console.is_tty:
+        return work(stop)
     spinner = itertools.cycle("|/-\\")
     with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(ai.think, position, limit, stop=stop, on_info=infos.append,
-                             memory=search_memory(), threads=ai.playing_threads())
+        future = pool.submit(work, stop)
         try:
             while True:
                 try:
                     return future.result(timeout=0.1)
                 except TimeoutError:
-                    progress = ""
-                    if infos:
-                        info = infos[-1]
-                        progress = (f" depth {info.depth}, score {info.score_text}, "
-                                    f"{info.nodes:,} positions")
-                    console.status(f"{next(spinner)} {activity}{progress}")
+                    shown = progress() if progress is not None else ""
+                    console.status(f"{next(spinner)} {activity}{shown}")
         except KeyboardInterrupt:
             stop.set()
             raise
         finally:
             console.clear_status()
+
+
+def think(console: Console, board: Board, limit: Limit, activity: str) -> SearchResult:
+    """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress."""
+    from gridgames.gomoku import ai
+
+    position = board.copy()  # the engine may play moves on its board while searching
+    infos: list[SearchInfo] = []
+
+    def progress() -> str:
+        if not infos:
+            return ""
+        info = infos[-1]
+        return f" depth {info.depth}, score {info.score_text}, {info.nodes:,} positions"
+
+    return busy(console, activity,
+                lambda stop: ai.think(position, limit, stop=stop, on_info=infos.append,
+                                      memory=search_memory(), threads=ai.playing_threads()),
+                progress)
 
 
 class GameEnd(Enum):
@@ -181,28 +219,44 @@ class GameEnd(Enum):
 
 
 class Game:
-    """A game from the first move (or a given position) to a result or ``quit``."""
+    """A game from the first move (or a given position) to a result or ``quit``.
 
-    def __init__(self, settings: Settings, console: Console, board: Board | None = None) -> None:
+    After an opening, ``board`` holds its stones, ``black`` is the player it gave
+    black, ``opening_moves`` the stones undo keeps, and ``prepared_move`` the
+    computer's move found while deciding its last opening action, if any.
+    """
+
+    def __init__(self, settings: Settings, console: Console, board: Board | None = None, *,
+                 black: Player = Player.FIRST, opening_moves: int = 0,
+                 prepared_move: Point | None = None) -> None:
         self.settings = settings
         self.console = console
         self.board = board if board is not None else settings.new_board()
         self.style = Style(settings.symbols, console.color)
+        self.black = black
+        self.opening_moves = opening_moves
+        self.prepared_move = prepared_move
 
     # -- names ---------------------------------------------------------------
 
+    def player(self, color: Color) -> Player:
+        return self.black if color is Color.BLACK else self.black.other
+
+    def is_computer(self, color: Color) -> bool:
+        return self.settings.mode.is_computer_player(self.player(color))
+
     def player_name(self, color: Color) -> str:
         """``Player 1 (o)``, ``Computer (x)`` or, when both are computers, ``Computer 1 (o)``."""
-        number = 1 if color is Color.BLACK else 2
+        number = int(self.player(color))
         symbol = self.style.symbol(color)
-        if not self.settings.mode.is_computer(color):
+        if not self.is_computer(color):
             return f"Player {number} ({symbol})"
         if self.settings.mode is Mode.COMPUTER_COMPUTER:
             return f"Computer {number} ({symbol})"
         return f"Computer ({symbol})"
 
     def record_name(self, color: Color) -> str:
-        if self.settings.mode.is_computer(color):
+        if self.is_computer(color):
             return f"gridgames level {self.settings.level}"
         return ""
 
@@ -218,7 +272,7 @@ class Game:
                 self.announce_result()
                 return GameEnd.FINISHED
             color = self.board.to_move
-            if self.settings.mode.is_computer(color):
+            if self.is_computer(color):
                 if not self.computer_turn(color):
                     return GameEnd.QUIT
                 if self.settings.mode is Mode.COMPUTER_COMPUTER and not self.board.is_game_over():
@@ -248,12 +302,19 @@ class Game:
     def limit(self) -> Limit:
         from gridgames.gomoku.ai import get_level
 
-        time_ms = max(1, round(self.settings.seconds_per_move * 1000))
-        return get_level(self.settings.level).limit_for(time_ms)
+        return get_level(self.settings.level).limit_for(self.settings.move_time_ms)
 
     def computer_turn(self, color: Color) -> bool:
         """Let the computer move; False if the engine failed (the game is abandoned)."""
         name = self.player_name(color)
+        prepared, self.prepared_move = self.prepared_move, None
+        fresh = len(self.board) == self.opening_moves  # found for this very position
+        if prepared is not None and fresh and self.board.illegal_reason(prepared) is None:
+            self.board.push(prepared)
+            self.console.say(f"{name} plays {format_move(prepared)} "
+                             "(found while deciding the opening)")
+            self.show_board()
+            return True
         try:
             result = think(self.console, self.board, self.limit(), f"{name} is thinking...")
             self.board.push(result.move)
@@ -270,7 +331,7 @@ class Game:
     def human_turn(self, color: Color) -> bool:
         """Read input until a move is played; False when the player quits."""
         name = self.player_name(color)
-        number = 1 if color is Color.BLACK else 2
+        number = int(self.player(color))
         self.console.say(f"It is now player {number}'s ({self.style.symbol(color)}) turn to move")
         while True:
             text = self.console.ask(f"{name} make a move: ").strip()
@@ -320,6 +381,9 @@ class Game:
         plies = 1 if self.settings.mode is Mode.HUMAN_HUMAN else 2
         if len(self.board) < plies:
             self.console.say("Nothing to undo.")
+            return False
+        if len(self.board) - plies < self.opening_moves:
+            self.console.say("Nothing to undo: the opening's stones cannot be taken back.")
             return False
         taken = [self.board.pop() for _ in range(plies)]
         names = " and ".join(format_move(point) for point in reversed(taken))
@@ -386,6 +450,7 @@ class Game:
             self.console.say(f"Load failed: {error}")
             return False
         self.board = board
+        self.opening_moves, self.prepared_move = 0, None  # another game: its moves may be undone
         self.console.say(f"Loaded {path}: {board.rule.value}, {board.width}x{board.height}, "
                          f"{len(board)} moves.")
         self.show_board()

@@ -10,6 +10,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from gridgames.gomoku.opening_rules import OpeningRule
+
 
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse ``type=`` for a whole number of ``minimum`` or more.
@@ -75,3 +77,18 @@ def positive_number(text: str) -> float:
     if not 0 < number < math.inf:
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {number}")
     return number
+
+
+def opening_rule(text: str) -> OpeningRule:
+    """An argparse ``type=`` for an opening rule, named as :meth:`OpeningRule.parse` reads it.
+
+    >>> opening_rule("Swap2")
+    <OpeningRule.SWAP2: 'swap2'>
+    >>> opening_rule("nonsense")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: unknown opening rule 'nonsense': choose one of free, swap, ...
+    """
+    try:
+        return OpeningRule.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

@@ -16,10 +16,13 @@ import unicodedata
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
 from gridgames.gomoku.notation import format_renju, parse_position
+from gridgames.gomoku.opening_rules import OpeningRule
 from gridgames.gomoku.records import load
 
 from .gomoku_game import Console, Game, GameEnd, Mode, Settings
+from .gomoku_opening import RULE_SUMMARIES, OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
+from .options import opening_rule
 
 NAME = "play"
 HELP = "Play Gomoku, Renju or Caro in the terminal"
@@ -49,6 +52,12 @@ is marked with stars (*o*) and the winner is announced.
 Rules (choose one in Settings):
 {rules}
 
+Opening rules (choose one in Settings): without one, black simply moves
+first, which favours black. Under an opening rule, player 1 places the first
+stones for both colours and the colours are chosen on the way, so the game
+begins with the colours the opening gave: player 1 may end up with white.
+{openings}
+
 At the move prompt you can also type undo, hint, save FILE, load FILE, help
 or quit (back to the main menu).
 
@@ -77,13 +86,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "examples:\n"
         "  gridgames play\n"
         "  gridgames play --mode human-computer --level 2 --size 19\n"
+        "  gridgames play --mode human-computer --opening swap2 --size 15\n"
         "  gridgames play --rule renju --moves 'h8 i9 h9' --print\n"
         "  gridgames play --load game.psq --print"
     )
     parser.add_argument("--mode", choices=[m.value for m in Mode], default=None,
-                        help="who plays: human-computer means you move first")
+                        help="who plays: human-computer means you are player 1 (you move "
+                        "first, or begin the opening under --opening)")
     parser.add_argument("--rule", default=None,
                         help="freestyle (default), standard, renju, caro or caro-exact")
+    parser.add_argument("--opening", type=opening_rule, default=None,
+                        metavar="{" + ",".join(rule.value for rule in OpeningRule) + "}",
+                        help="opening rule: free (default: black moves first), swap, swap2 "
+                        "or soosorv (meant for renju, allowed under any rule)")
     parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
     parser.add_argument("--width", type=int, default=None, help="board width (columns)")
     parser.add_argument("--height", type=int, default=None, help="board height (rows)")
@@ -146,6 +161,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings.mode = Mode(args.mode)
     if args.rule is not None:
         settings.rule = Rule.from_name(args.rule)
+    if args.opening is not None:
+        settings.opening = args.opening
     if args.size is not None:
         settings.width = settings.height = args.size
     if args.width is not None:
@@ -258,8 +275,13 @@ def main_menu(settings: Settings, console: Console, start: Board | None = None) 
                               initial_indent="  ", subsequent_indent="      ")
                 for rule in Rule
             )
+            openings = "\n".join(
+                textwrap.fill(f"{rule.value}: {RULE_SUMMARIES[rule]}", width=76,
+                              initial_indent="  ", subsequent_indent="      ")
+                for rule in OpeningRule
+            )
             console.say()
-            console.say(INSTRUCTIONS.format(rules=rules))
+            console.say(INSTRUCTIONS.format(rules=rules, openings=openings))
             console.say()
             console.ask("Enter anything to go back to the main menu: ")
         elif choice == "2":
@@ -280,12 +302,24 @@ def play_games(settings: Settings, console: Console, start: Board | None = None)
     """Games with these settings until the player declines another or quits one."""
     board = start
     while True:
-        game = Game(settings, console, board)
-        if game.play() is GameEnd.QUIT:
+        game = new_game(settings, console, board)
+        if game is None or game.play() is GameEnd.QUIT:
             return
         if not ask_yes_no(console, "Play again? (Y/N): "):
             return
         board = None
+
+
+def new_game(settings: Settings, console: Console, start: Board | None) -> Game | None:
+    """A game from ``start``, or after an opening under the settings' opening rule
+    (``None`` when the opening is left with quit)."""
+    if settings.opening is OpeningRule.FREE or start is not None:
+        if start is not None and settings.opening is not OpeningRule.FREE:
+            console.say(f"The game starts from the position given, so there is no "
+                        f"{settings.opening.display_name} opening this time.")
+        return Game(settings, console, start)
+    phase = OpeningPhase(settings, console)
+    return phase.game() if phase.run() else None
 
 
 def ask_yes_no(console: Console, prompt: str) -> bool:
@@ -337,8 +371,9 @@ def settings_menu(settings: Settings, console: Console) -> None:
     while True:
         level = LEVELS[settings.level - 1]
         entries = [
-            f"Mode: {settings.mode.description}",
+            f"Mode: {settings.mode.describe(settings.opening)}",
             f"Rule: {settings.rule.value}",
+            f"Opening rule: {settings.opening.display_name}",
             f"Board size: {settings.width}x{settings.height}",
             f"Computer level: {level.number} ({level.name})",
             f"Time per computer move: {settings.seconds_per_move:g} s",
@@ -353,7 +388,7 @@ def settings_menu(settings: Settings, console: Console) -> None:
         choice = console.ask(f"Select a setting to change (1-{len(entries)}): ").strip()
         if choice == "1":
             modes = list(Mode)
-            index = ask_choice(console, "Mode:", [m.description for m in modes],
+            index = ask_choice(console, "Mode:", [m.describe(settings.opening) for m in modes],
                                modes.index(settings.mode))
             settings.mode = modes[index]
         elif choice == "2":
@@ -362,21 +397,27 @@ def settings_menu(settings: Settings, console: Console) -> None:
                                rules.index(settings.rule))
             settings.rule = rules[index]
         elif choice == "3":
-            choose_size(settings, console)
+            openings = list(OpeningRule)
+            index = ask_choice(console, "Opening rule:",
+                               [f"{o.display_name}: {RULE_SUMMARIES[o]}" for o in openings],
+                               openings.index(settings.opening))
+            settings.opening = openings[index]
         elif choice == "4":
+            choose_size(settings, console)
+        elif choice == "5":
             options = [f"{lv.name}: {lv.description}" for lv in LEVELS]
             settings.level = 1 + ask_choice(console, f"Computer level (1-{MAX_LEVEL}):",
                                             options, settings.level - 1)
-        elif choice == "5":
+        elif choice == "6":
             settings.seconds_per_move = ask_number(
                 console, "Seconds per computer move", 0.1, 3600, settings.seconds_per_move,
                 whole=False)
-        elif choice == "6":
-            choose_symbols(settings, console)
         elif choice == "7":
+            choose_symbols(settings, console)
+        elif choice == "8":
             settings.pause = ask_number(console, "Seconds between computer moves", 0, 60,
                                         settings.pause, whole=False)
-        elif choice == "8":
+        elif choice == "9":
             return
         else:
             console.say(f"{choice!r} is not an option: enter a number from 1 to {len(entries)}.")

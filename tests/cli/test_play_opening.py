@@ -16,7 +16,7 @@ import pytest
 
 from gridgames.cli import play
 from gridgames.cli.gomoku_game import Console, Game, GameEnd, Mode, Settings
-from gridgames.cli.gomoku_opening import OpeningPhase, parse_points, screen_names, typed_action
+from gridgames.cli.gomoku_opening import OpeningPhase, input_forms, parse_points, typed_action
 from gridgames.cli.gomoku_view import Style, format_move, parse_move
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, InvalidMoveError, Point, Rule
@@ -65,14 +65,30 @@ def steps_from_centre(point: Point) -> int:
 # -- reading what is typed ----------------------------------------------------------
 
 
-def test_the_openings_renju_names_are_shown_as_the_screen_labels_them():
-    board = Board(15)
-    assert screen_names("place the 2nd stone (white) in the central 3×3, g7 to i9",
-                        board) == "place the 2nd stone (white) in the central 3×3, 9 G to 7 I"
-    assert screen_names("h8 is occupied by black", board) == "8 H is occupied by black"
-    # what the player typed is quoted, and stays as typed
-    assert screen_names("choose black or white, not 'a1'", board) == (
-        "choose black or white, not 'a1'")
+def test_the_openings_points_are_named_as_the_screen_labels_them():
+    phase = OpeningPhase(Settings(opening=OpeningRule.SOOSORV, width=15, height=15),
+                         Console(color=False))
+    phase.opening.apply("place h8")
+    assert phase.step_line(Player.FIRST) == (
+        "Player 1: place the 2nd stone (white) in the central 3×3, 9 G to 7 I")
+    with pytest.raises(OpeningError, match=r"^8 H is occupied by black$"):
+        phase.opening.apply(typed_action(phase.opening, "8 H", phase.style))
+    # what the player typed is quoted as typed
+    phase.opening.apply("place i9")
+    phase.opening.apply("place j8")
+    with pytest.raises(OpeningError, match="choose black or white, not 'a1'"):
+        phase.opening.apply(typed_action(phase.opening, "choose a1", phase.style))
+
+
+def test_taraguchi_fifth_one_point_placed_several_offered():
+    style = Style(color=False)
+    taraguchi = Opening.replay(OpeningRule.TARAGUCHI, Board(15), [
+        "place h8", "choose black", "place i9", "choose black", "place j8", "choose white",
+        "place g6", "choose white"])
+    assert input_forms(taraguchi) == "a point, or 10 points to offer"
+    assert typed_action(taraguchi, "8 G", style) == "place g8"
+    ten = ", ".join(f"{row} A" for row in range(1, 11))
+    assert typed_action(taraguchi, ten, style).startswith("offer a15 a14 ")
 
 
 @pytest.mark.parametrize("text", ["6 H, 7 J, 10 G", "H6 J7 G10", "6h 7j 10g", "h 6, 7 j g10"])
@@ -183,7 +199,8 @@ def test_bad_inputs_get_a_clear_message_and_the_prompt_again(tmp_path: Path):
                                             "central 3×3, 9 G to 7 I")
     assert "Undo is not available during the opening." in out
     assert "Choose black or white, not 'purple'." in out
-    assert "Cannot place now: choose a colour: black or white." in out
+    assert ("Cannot place now: choose a colour: black or white (the opening is 1D Kansei)."
+            in out)
     assert "Declare 1 to 8 5th moves, not 99." in out
     assert "Declare a number of 5th moves, not 'many'." in out
     assert console.after("Declare a number of 5th moves, not 'many'.") == (
@@ -304,6 +321,22 @@ def test_the_computer_as_first_player_under_swap():
     assert text.index("Computer (x) plays") < text.index("Player 2 (o) make a move: ")
 
 
+def test_taraguchi_between_two_computers_then_the_game():
+    settings = Settings(mode=Mode.COMPUTER_COMPUTER, opening=OpeningRule.TARAGUCHI,
+                        rule=Rule.RENJU, width=15, height=15, level=1,
+                        seconds_per_move=0.2, pause=0)
+    phase = OpeningPhase(settings, ScriptedConsole([]), rng=random.Random(4))
+    assert phase.run()
+    opening = phase.opening
+    assert opening.done and len(opening.board) == 5
+    # a swap was offered after each stone placed in an area
+    assert [a.split()[0] for a in opening.history[:8]] == ["place", "choose"] * 4
+    for ring, point in enumerate(opening.board.move_stack[:4]):
+        assert steps_from_centre(point) <= ring
+    game = phase.game()
+    assert game.board.move_stack == opening.board.move_stack
+
+
 def test_the_move_found_during_the_opening_is_played_without_searching_again(monkeypatch):
     from gridgames.cli import gomoku_game
 
@@ -342,13 +375,13 @@ def test_an_unknown_opening_rule_is_refused_with_the_choices(capsys):
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1] == (
         "gridgames play: error: argument --opening: unknown opening rule 'nonsense': "
-        "choose one of free, swap, swap2, soosorv")
+        "choose one of free, swap, swap2, soosorv, taraguchi")
 
 
 def test_the_option_is_listed_and_read_as_the_rule_names_it(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
-    assert "--opening {free,swap,swap2,soosorv}" in capsys.readouterr().out
+    assert "--opening {free,swap,swap2,soosorv,taraguchi}" in capsys.readouterr().out
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
     assert play.settings_from_args(parser.parse_args(["--opening", "Soosõrv"])).opening is (

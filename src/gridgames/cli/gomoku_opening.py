@@ -1,10 +1,10 @@
-"""The opening of a terminal game under an opening rule (Swap, Swap2, Soosõrv).
+"""The opening of a terminal game under an opening rule (Swap, Swap2, Soosõrv, Taraguchi).
 
 The rule's steps live in :mod:`gridgames.gomoku.opening_rules`. This module reads
 what a human types into the opening's actions, asks the computer for its own,
 and says what happened. Points are named as on the screen (``8 H``: row from the
-top, then the column), as in the rest of the game; the opening's own texts use
-renju names (rows from the bottom), so they are translated before being shown.
+top, then the column), as in the rest of the game; the opening's actions, which
+are its record, use renju names.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import random
 import re
 import time
 
-from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point
-from gridgames.gomoku.notation import parse_renju
+from gridgames.gomoku import Color, IllegalMoveError, InvalidMoveError, Point
 from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule, Player
 
 from .gomoku_game import Console, Game, Mode, Settings, busy
@@ -31,6 +30,10 @@ RULE_SUMMARIES = {
                          "places the first three stones in the centre; player 2 may swap; "
                          "white places the 4th stone and declares how many 5th moves black "
                          "must offer; black may swap, then offers them; white picks one",
+    OpeningRule.TARAGUCHI: "a renju rule (allowed under any rule): the player of the colour "
+                           "to move places each of the first five stones, each a ring further "
+                           "from the centre, and the other player may swap after each; at the "
+                           "5th, black may instead offer 10 fifth moves, and white picks one",
 }
 
 OPENING_HELP = """\
@@ -51,27 +54,6 @@ NOT_DURING_OPENING = ("undo", "hint", "save", "load")
 _RENJU_NAME = re.compile(r"\b[a-z]{1,2}\d{1,2}\b")
 _QUOTED = re.compile(r"('[^']*')")
 _SCREEN_POINT = re.compile(r"\d+\s*[a-z]+|[a-z]+\s*\d+")
-
-
-def screen_names(text: str, board: Board) -> str:
-    """``text`` with the renju point names of the opening's messages as the screen names them;
-    quoted text is what the player typed, and stays as typed.
-
-    >>> screen_names("pick one of the offers: h6, j7", Board(15))
-    'pick one of the offers: 10 H, 9 J'
-    >>> screen_names("declare a number of 5th moves, not 'h6'", Board(15))
-    "declare a number of 5th moves, not 'h6'"
-    """
-
-    def rename(match: re.Match[str]) -> str:
-        try:
-            return format_move(parse_renju(match[0], board.width, board.height))
-        except ValueError:
-            return match[0]
-
-    pieces = _QUOTED.split(text)  # quoted pieces at the odd places
-    return "".join(piece if index % 2 else _RENJU_NAME.sub(rename, piece)
-                   for index, piece in enumerate(pieces))
 
 
 def parse_points(text: str, width: int, height: int) -> list[Point]:
@@ -102,6 +84,7 @@ def input_forms(opening: Opening) -> str:
         ("choose",): "black or white",
         ("declare",): "a number",
         ("offer",): f"{opening.declared} point{'s' if opening.declared != 1 else ''}",
+        ("offer", "place"): f"a point, or {opening.declared} points to offer",
         ("pick",): "one of the offered points",
     }.get(opening.allowed, "an action")
 
@@ -147,6 +130,13 @@ def _implied_action(opening: Opening, text: str, style: Style) -> str:
         return "choose"
     if "declare" in allowed:
         return "declare"
+    if allowed == ("offer", "place"):  # Taraguchi's fifth: one point placed, several offered
+        board = opening.board
+        try:
+            several = len(parse_points(text, board.width, board.height)) > 1
+        except InvalidMoveError:
+            several = False
+        return "offer" if several else "place"
     return allowed[-1] if allowed else "place"  # place, offer or pick
 
 
@@ -160,7 +150,7 @@ class OpeningPhase:
         self.console = console
         self.rng = rng
         self.style = Style(settings.symbols, console.color)
-        self.opening = Opening(settings.opening, settings.new_board())
+        self.opening = Opening(settings.opening, settings.new_board(), name=format_move)
         self.prepared_move: Point | None = None
 
     # -- names ---------------------------------------------------------------
@@ -230,7 +220,7 @@ class OpeningPhase:
 
     def step_line(self, player: Player) -> str:
         """``You: place the 2nd stone (white) in the central 3×3, 9 G to 7 I``."""
-        return f"{self.label(player)}: {screen_names(self.opening.prompt(), self.opening.board)}"
+        return f"{self.label(player)}: {self.opening.prompt()}"
 
     def human_step(self, player: Player) -> bool:
         """Read input until one action is applied; False when the player quits."""
@@ -256,7 +246,7 @@ class OpeningPhase:
                     opening.apply(typed_action(opening, text, self.style))
                     return True
                 except (OpeningError, InvalidMoveError, IllegalMoveError) as error:
-                    self.console.say(sentence(screen_names(str(error), opening.board)))
+                    self.console.say(sentence(str(error)))
             self.console.say(self.step_line(player))
 
     def computer_step(self, player: Player) -> bool:

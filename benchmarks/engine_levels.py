@@ -25,8 +25,8 @@ from dataclasses import replace
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, get_level, think, warm_up
-from gridgames.gomoku.gomocup.openings import default_openings
 from gridgames.gomoku.notation import parse_position
+from gridgames.gomoku.openings import default_openings
 
 
 def openings(count: int, seed: int, rule: Rule) -> list[list[tuple[int, int]]]:

@@ -83,7 +83,7 @@ from gridgames.gomoku.ai.patterns import (
     eval_weights,
 )
 from gridgames.gomoku.gomocup import Engine, EngineError, EngineInfo
-from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.openings import centred, default_openings
 from gridgames.gomoku.records import RecordError, load
 
 # Weights fitted: shapes B1..F4 and classes FLEX2..FLEX4; the rest stay as they are.

@@ -52,9 +52,9 @@ from pathlib import Path
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.gomocup import Engine, EngineError
-from gridgames.gomoku.gomocup.openings import load_openings
 from gridgames.gomoku.notation import format_position, parse_position
 from gridgames.gomoku.opening_rules import RENJU_OPENINGS, canonical_opening, opening_name
+from gridgames.gomoku.openings import load_openings
 
 SIZE = 15
 CENTRE = SIZE // 2

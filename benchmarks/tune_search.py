@@ -42,7 +42,7 @@ import numpy as np
 from fit_eval import opening_board  # beside this script
 from gridgames.gomoku import Color, Rule
 from gridgames.gomoku.ai import Limit, SearchParams, default_params, think, warm_up
-from gridgames.gomoku.gomocup.openings import default_openings
+from gridgames.gomoku.openings import default_openings
 
 ALPHA = 0.602
 GAMMA = 0.101

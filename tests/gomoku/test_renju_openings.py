@@ -14,10 +14,10 @@ import pytest
 
 from gridgames.cli.match import add_arguments, build_config
 from gridgames.gomoku import Board, Color, Rule
-from gridgames.gomoku.gomocup.openings import default_openings, load_openings
 from gridgames.gomoku.match import default_opening_moves
 from gridgames.gomoku.notation import parse_position
 from gridgames.gomoku.opening_rules import RENJU_OPENINGS, canonical_opening, opening_name
+from gridgames.gomoku.openings import default_openings, load_openings
 
 _SCRIPT = Path(__file__).parents[2] / "benchmarks" / "make_openings.py"
 _spec = importlib.util.spec_from_file_location("make_openings", _SCRIPT)

@@ -101,7 +101,7 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
     saying what is wrong."""
     from gridgames.gomoku import Rule
     from gridgames.gomoku.board import check_size
-    from gridgames.gomoku.gomocup.openings import load_openings
+    from gridgames.gomoku.openings import load_openings
 
     rule = Rule.from_name(args.rule)
     size = 15 if args.size is None else args.size

@@ -55,9 +55,9 @@ from gridgames.gomoku.gomocup.client import (
     IllegalEngineMoveError,
     our_brain_command,
 )
-from gridgames.gomoku.gomocup.openings import centred, default_openings
 from gridgames.gomoku.gomocup.protocol import UNLIMITED_TIME
 from gridgames.gomoku.notation import format_position, parse_position
+from gridgames.gomoku.openings import centred, default_openings
 from gridgames.gomoku.records import GameRecord, save
 from gridgames.gomoku.rules import Rule
 

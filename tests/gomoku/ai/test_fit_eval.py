@@ -10,7 +10,7 @@ import pytest
 from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Board
-from gridgames.gomoku.gomocup.openings import centred, default_openings
+from gridgames.gomoku.openings import centred, default_openings
 from gridgames.gomoku.records import GameRecord, save
 
 fit_eval = load_benchmark("fit_eval")

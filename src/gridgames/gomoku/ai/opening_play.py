@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gridgames.gomoku.board import Board, Point
-from gridgames.gomoku.gomocup.openings import centred, default_openings
 from gridgames.gomoku.opening_rules import (
     RENJU_OPENINGS,
     Opening,
@@ -24,6 +23,7 @@ from gridgames.gomoku.opening_rules import (
     steps_from_centre,
     symmetries,
 )
+from gridgames.gomoku.openings import centred, default_openings
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai.engine import StopSignal

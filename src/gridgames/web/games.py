@@ -24,7 +24,7 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
-from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule
+from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
     GameRecord,
@@ -386,7 +386,7 @@ class GomokuService:
         after = _replayed(game)
         try:
             after.apply(text)
-        except OpeningError as error:
+        except ValueError as error:  # an OpeningError, or a point off the board
             raise InvalidActionError(str(error)) from None
         if not self.engine.has_room(MOVE) and self._computer_after_opening(game, after):
             # Refuse the action (429) rather than acknowledge it and keep the reply waiting.
@@ -581,7 +581,7 @@ class GomokuService:
         try:
             for text in actions:
                 after.apply(text)
-        except OpeningError:
+        except ValueError:
             log.exception("the computer's opening actions %s failed in game %s",
                           actions, game.id)
             return False

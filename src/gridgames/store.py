@@ -1,7 +1,9 @@
 """Saved games in SQLite, so that a restarted server resumes every game where it was.
 
 A game row holds the board settings, who plays each side, the moves and the
-thinking times. Every change is committed before the call returns.
+thinking times, and for a game under an opening rule the rule, its actions so
+far and who is its first player. Every change is committed before the call
+returns.
 
 >>> store = GameStore(":memory:")
 >>> game = store.create(StoredGame(width=15, height=15, rule="renju"))
@@ -41,13 +43,21 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    token_hash TEXT NOT NULL DEFAULT ''
+    token_hash TEXT NOT NULL DEFAULT '',
+    opening TEXT NOT NULL DEFAULT 'free',
+    opening_actions TEXT NOT NULL DEFAULT '[]',
+    first_player TEXT NOT NULL DEFAULT ''
 )
 """
 
-# Databases written before player tokens existed lack the column.
-_ADD_TOKEN_COLUMN = "ALTER TABLE gomoku_games ADD COLUMN token_hash TEXT NOT NULL DEFAULT ''"
-
+# Columns that databases written by older versions lack (player tokens, then
+# opening rules), added when such a database is opened.
+_ADDED_COLUMNS = {
+    "token_hash": "TEXT NOT NULL DEFAULT ''",
+    "opening": "TEXT NOT NULL DEFAULT 'free'",
+    "opening_actions": "TEXT NOT NULL DEFAULT '[]'",
+    "first_player": "TEXT NOT NULL DEFAULT ''",
+}
 
 
 # A game's review (gridgames.gomoku.analysis as JSON), with the moves it judged.
@@ -82,6 +92,14 @@ class StoredGame:
     finished: bool = False
     # SHA-256 of the player token (hex); empty for games saved before tokens existed.
     token_hash: str = ""
+    # The opening rule (gridgames.gomoku.opening_rules.OpeningRule's value) and its
+    # actions so far, as text ("place h8", "choose white"...).
+    opening: str = "free"
+    opening_actions: list[str] = field(default_factory=list)
+    # Who is the opening's first player ("human"/"computer"); empty for games saved
+    # before opening rules existed (black is). The second is the other one of
+    # black and white, which always hold the two players, in their colours so far.
+    first_player: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -114,8 +132,9 @@ class GameStore:
             self._db.execute(_SCHEMA)
             self._db.execute(_REVIEW_SCHEMA)
             columns = {row["name"] for row in self._db.execute("PRAGMA table_info(gomoku_games)")}
-            if "token_hash" not in columns:
-                self._db.execute(_ADD_TOKEN_COLUMN)
+            for name, definition in _ADDED_COLUMNS.items():
+                if name not in columns:
+                    self._db.execute(f"ALTER TABLE gomoku_games ADD COLUMN {name} {definition}")
 
     def close(self) -> None:
         with self._lock:
@@ -128,11 +147,13 @@ class GameStore:
         with self._lock, self._db:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
-                "time_ms, moves, times_ms, finished, created, updated, token_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "time_ms, moves, times_ms, finished, created, updated, token_hash, opening, "
+                "opening_actions, first_player) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
                  saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
-                 int(saved.finished), now, now, saved.token_hash),
+                 int(saved.finished), now, now, saved.token_hash, saved.opening,
+                 json.dumps(saved.opening_actions), saved.first_player),
             )
         return saved
 
@@ -151,6 +172,29 @@ class GameStore:
                 "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, updated = ? "
                 "WHERE id = ?",
                 (json.dumps(moves), json.dumps(times_ms), int(finished), time.time(), game_id),
+            )
+        if cursor.rowcount == 0:
+            raise GameNotFoundError(game_id)
+
+    def set_opening(self, game_id: str, actions: list[str], *, black: str, white: str,
+                    moves: list[Point], times_ms: list[int]) -> None:
+        """Replace a game's opening actions, with the players' colours and the stones
+        they give (after an action in the opening), and commit them together.
+
+        >>> store = GameStore(":memory:")
+        >>> game = store.create(StoredGame(width=15, height=15, rule="freestyle",
+        ...                                opening="swap", first_player="human"))
+        >>> store.set_opening(game.id, ["place h8"], black="human", white="computer",
+        ...                   moves=[(7, 7)], times_ms=[0])
+        >>> store.get(game.id).opening_actions
+        ['place h8']
+        """
+        with self._lock, self._db:
+            cursor = self._db.execute(
+                "UPDATE gomoku_games SET opening_actions = ?, black = ?, white = ?, moves = ?, "
+                "times_ms = ?, updated = ? WHERE id = ?",
+                (json.dumps(actions), black, white, json.dumps(moves), json.dumps(times_ms),
+                 time.time(), game_id),
             )
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
@@ -218,4 +262,7 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         created=row["created"],
         updated=row["updated"],
         token_hash=row["token_hash"],
+        opening=row["opening"],
+        opening_actions=list(json.loads(row["opening_actions"])),
+        first_player=row["first_player"],
     )

@@ -603,3 +603,127 @@ def test_busy_server_note_and_waiting_for_an_engine(browser: Any, tmp_path: Path
     finally:
         context.close()
         busy.stop()
+
+
+def wait_for_stones(page: Any, count: int, timeout: float = 30_000) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#board circle.stone').length == n",
+                           arg=count, timeout=timeout)
+
+
+def wait_for_stone_at(page: Any, point: tuple[int, int]) -> None:
+    page.wait_for_selector(f"#board circle.stone[data-x='{point[0]}'][data-y='{point[1]}']")
+
+
+def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#opening option[value='swap2']", state="attached")
+    page.locator('input[name="mode"][value="hc"]').check()
+    assert page.locator("#seat-row").is_hidden() and page.locator("#colour-row").is_visible()
+    page.select_option("#opening", "swap2")
+    assert page.locator("#seat-row").is_visible() and page.locator("#colour-row").is_hidden()
+    assert page.locator("#opening-description").inner_text().startswith("Swap2: ")
+    page.locator('input[name="seat"][value="first"]').check()
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.select_option("#level", "1")
+    page.select_option("#time-ms", "500")
+    page.click("#start-game")
+    page.wait_for_selector("#view-game:not([hidden])")
+    page.wait_for_selector("#board.playable")
+    assert "Swap2" in page.locator("#game-title").inner_text()
+    assert page.locator("#opening-prompt").inner_text() == "You: place the 1st stone (black)"
+    assert page.locator("#status-text").inner_text() == "Opening (Swap2) · your turn"
+    assert page.locator("#undo").is_disabled() and page.locator("#hint").is_disabled()
+    # The first player's three stones, by clicks.
+    for point in [(7, 7), (8, 6), (6, 5)]:
+        page.wait_for_selector("#board.playable")
+        page.mouse.click(*intersection(page, *point))
+        wait_for_stone_at(page, point)  # the computer's answer may follow at once
+    # The computer, the second player, answers by itself: a colour, or two more stones
+    # and the choice of colour left to the human.
+    page.wait_for_function("() => !document.querySelector('#opening-choose').hidden"
+                           " || document.querySelector('#opening-panel').hidden",
+                           timeout=60_000)
+    if page.locator("#opening-choose").is_visible():
+        assert len(stones(page)) == 5
+        assert page.locator("#opening-prompt").inner_text() == (
+            "You: choose a colour: black or white")
+        assert page.locator("#board.playable").count() == 0  # only a colour to choose now
+        shot(page, "gomoku-opening-swap2-choose", full_page=False)
+        page.click("#opening-white")
+        page.wait_for_selector("#opening-panel", state="hidden")
+        assert page.locator("#white-player").inner_text() == "Human"
+        assert page.locator("#black-player").inner_text().startswith("Computer")
+    page.wait_for_selector("#opening-panel", state="hidden")
+    # Normal play from the opening's stones, in the colours the opening gave.
+    page.wait_for_selector("#board.playable", timeout=60_000)
+    assert page.locator("#status-text").inner_text().endswith("to move · your turn")
+    assert page.locator("#opening-fact").inner_text().startswith("Swap2 · you are the first "
+                                                                 "player (")
+    taken = stones(page)
+    point = next((x, y) for x in range(15) for y in range(15) if (x, y) not in taken)
+    page.mouse.click(*intersection(page, *point))
+    wait_for_stones(page, len(taken) + 2, timeout=60_000)
+    assert point in stones(page)
+    page.wait_for_selector("#board.playable")
+    assert page.locator("#undo").is_enabled()
+
+
+def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#opening option[value='soosorv']", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    page.select_option("#opening", "soosorv")
+    assert page.locator("#seat-row").is_hidden()
+    page.select_option("#rule", "renju")
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.click("#start-game")
+    page.wait_for_selector("#board.playable")
+    assert page.locator("#opening-prompt").inner_text() == (
+        "First player: place the 1st stone (black) at the centre, h8")
+    # The server's refusal shows in the error message.
+    page.mouse.click(*intersection(page, 0, 0))
+    page.wait_for_selector("#toast.error:not([hidden])")
+    assert "outside that area" in page.locator("#toast").inner_text()
+    for count, point in enumerate([(7, 7), (7, 6), (9, 5)], start=1):
+        page.mouse.click(*intersection(page, *point))
+        wait_for_stones(page, count)
+    page.wait_for_selector("#opening-choose:not([hidden])")
+    assert page.locator("#opening-prompt").inner_text().startswith("Second player: choose")
+    page.click("#opening-black")  # the second player takes black
+    page.wait_for_function("() => document.querySelector('#opening-prompt').textContent"
+                           ".includes('4th stone')")
+    page.mouse.click(*intersection(page, 0, 14))  # white's 4th stone goes anywhere
+    page.wait_for_selector("#opening-declare:not([hidden])")
+    page.fill("#opening-count", "2")
+    page.click("#opening-declare-button")
+    page.wait_for_function("() => document.querySelector('#opening-prompt').textContent"
+                           ".startsWith('Second player: choose')")
+    page.click("#opening-black")  # black stays with the second player
+    page.wait_for_selector("#opening-offer:not([hidden])")
+    offer = page.locator("#opening-offer-button")
+    assert offer.is_disabled()
+    for point in [(6, 8), (5, 9)]:
+        page.mouse.click(*intersection(page, *point))
+    page.wait_for_function("() => document.querySelectorAll('#board .offer-mark').length == 2")
+    page.mouse.click(*intersection(page, 5, 9))  # clicked again: no longer offered
+    page.mouse.click(*intersection(page, 11, 3))
+    assert page.locator("#board .offer-mark").count() == 2 and offer.is_enabled()
+    assert {(x, y) for x, y in page.eval_on_selector_all(
+        "#board .offer-mark", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")} == {
+        (6, 8), (11, 3)}
+    assert page.locator("#opening-offer-count").inner_text() == "2 of 2 chosen"
+    shot(page, "gomoku-opening-soosorv-offer", full_page=False)
+    offer.click()
+    page.wait_for_selector("#board .offer-mark.offered")
+    assert page.locator("#opening-prompt").inner_text() == (
+        "First player: pick black's 5th move from the offers: g7, l12")
+    page.mouse.click(*intersection(page, 11, 3))
+    page.wait_for_selector("#opening-panel", state="hidden")
+    wait_for_stones(page, 5)
+    assert page.locator("#board .offer-mark").count() == 0
+    assert page.locator("#status-text").inner_text() == "White to move · human"
+    assert page.locator("#opening-fact").inner_text() == "Soosõrv-8 · the first player is white"
+    page.mouse.click(*intersection(page, 14, 0))
+    wait_for_stones(page, 6)

@@ -15,6 +15,8 @@ from starlette.requests import HTTPConnection
 from gridgames import queens
 from gridgames.gomoku import Rule, puzzles
 from gridgames.gomoku.ai import LEVELS, SearchResult
+from gridgames.gomoku.opening_rules import Opening, OpeningRule
+from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.web import schemas as s
 from gridgames.web.auth import Player, new_token
 from gridgames.web.engine import EnginePool
@@ -93,7 +95,42 @@ def _state_fields(game: Game) -> dict[str, Any]:
         last_search=None if game.last_search is None
         else search_out(game.last_search, game.last_queued_ms),
         version=game.version,
+        opening=None if game.opening is None else _opening_out(game, game.opening),
     )
+
+
+def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
+    first, second = OpeningPlayer.FIRST, OpeningPlayer.SECOND
+    declaring = "declare" in opening.allowed
+    return s.OpeningOut.model_validate(dict(
+        rule=opening.rule,
+        name=opening.rule.display_name,
+        done=opening.done,
+        to_act=None if opening.to_act is None else opening.to_act.label,
+        actor=game.opening_actor,
+        allowed=list(opening.allowed),
+        prompt=opening.prompt(),
+        declared=opening.declared,
+        most_offers=min(opening.max_offers, len(opening.fifth_move_classes()))
+        if declaring else 0,
+        offers=_pairs(opening.offers),
+        history=list(opening.history),
+        players={"first": game.who(first), "second": game.who(second)},
+        colors={"first": opening.color(first).label, "second": opening.color(second).label},
+        stones=len(opening.board),
+    ))
+
+
+# What each opening rule is, for the setup page.
+OPENING_DESCRIPTIONS = {
+    OpeningRule.FREE: "black simply moves first",
+    OpeningRule.SWAP: "the first player places three stones (black, white, black); the "
+                      "second chooses a colour",
+    OpeningRule.SWAP2: "as Swap, but the second player may instead place two more stones "
+                       "and leave the choice of colour to the first",
+    OpeningRule.SOOSORV: "renju's championship rule: a standard opening, two chances to "
+                         "swap, and black offers 5th moves for white to pick from",
+}
 
 
 # -- Gomoku --------------------------------------------------------------------
@@ -111,6 +148,9 @@ def _options_json() -> bytes:
         rules=[s.RuleInfo(name=rule, description=rule.description) for rule in Rule],
         levels=[s.LevelInfo(number=lv.number, name=lv.name, description=lv.description)
                 for lv in LEVELS],
+        openings=[s.OpeningInfo(name=rule, title=rule.display_name if rule is not
+                                OpeningRule.FREE else "None",
+                                description=OPENING_DESCRIPTIONS[rule]) for rule in OpeningRule],
         min_size=s.MIN_BOARD,
         max_size=s.MAX_BOARD,
     ).model_dump_json().encode()
@@ -119,13 +159,14 @@ def _options_json() -> bytes:
 @router.post("/gomoku/games", status_code=201, response_model=s.NewGameState,
              responses=_BUSY, tags=["gomoku"])
 async def create_game(body: s.NewGame, service: Service) -> s.NewGameState:
-    """Start a game; if the computer plays black it starts thinking at once.
+    """Start a game; if the computer plays black (or, under an opening rule, is the first
+    player) it starts thinking at once.
 
     The reply's ``token`` is the player token: the game's link without it only watches."""
     token, token_hash = new_token()
     game = service.create(width=body.width, height=body.height, rule=body.rule,
                           black=body.black, white=body.white, level=body.level,
-                          time_ms=body.time_ms, token_hash=token_hash)
+                          time_ms=body.time_ms, token_hash=token_hash, opening=body.opening)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -135,7 +176,8 @@ async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
     """Continue a saved record (``.psq`` or JSON) as a new game, with a new player token."""
     token, token_hash = new_token()
     game = service.import_record(body.text, rule=body.rule, black=body.black, white=body.white,
-                                 level=body.level, time_ms=body.time_ms, token_hash=token_hash)
+                                 level=body.level, time_ms=body.time_ms, token_hash=token_hash,
+                                 opening=body.opening)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -164,6 +206,17 @@ async def play_move(game: Player, move: s.Move, service: Service) -> s.GameState
     """Play a human move (players only). When the computer replies, its move follows on the
     live stream. Refused with 429 (the game unchanged) while too many moves wait for an engine."""
     return game_state(service.play(game.id, move.x, move.y))
+
+
+@router.post("/gomoku/games/{game_id}/opening", response_model=s.GameState,
+             responses={**_PLAYER_ERRORS, **_BUSY}, tags=["gomoku"])
+async def opening_action(game: Player, body: s.OpeningAction,
+                         service: Service) -> s.GameState:
+    """Take a human's action in the opening (players only): ``place h8``, ``choose black``,
+    ``choose white``, ``declare 3``, ``offer h6 j7 g10`` or ``pick j7``. The state's
+    ``opening`` says which are allowed now; the computer's actions follow on the live
+    stream. Refused with 422 (the game unchanged) when the opening does not allow it."""
+    return game_state(service.act(game.id, body.action))
 
 
 @router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState,

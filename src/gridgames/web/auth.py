@@ -1,9 +1,9 @@
 """Player tokens: who may change a game.
 
 Creating a game hands out a random token; only its SHA-256 is saved. A request
-that changes the game (a move, an undo, deleting it, starting an analysis)
-sends it as ``Authorization: Bearer TOKEN``; anyone else may watch the game but
-not touch it. Routes ask for a player with one dependency::
+that changes the game (a move, an opening action, an undo, deleting it,
+starting an analysis) sends it as ``Authorization: Bearer TOKEN``; anyone else
+may watch the game but not touch it. Routes ask for a player with one dependency::
 
     @router.post("/gomoku/games/{game_id}/something")
     async def something(game: Player) -> ...

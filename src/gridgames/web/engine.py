@@ -502,14 +502,17 @@ class EnginePool:
         return searched.result
 
     async def run(self, func: Callable[..., T], *args: Any, key: str = "",
-                  priority: int = BACKGROUND, bounded: bool = True) -> tuple[T, float]:
+                  priority: int = BACKGROUND, bounded: bool = True,
+                  on_start: Callable[[], None] | None = None) -> tuple[T, float]:
         """Run ``func(*args)`` in a worker; returns its value and its run time in ms.
+        ``on_start`` is called when a worker takes the job.
 
         A bounded background job that has not finished within ``background_wait_s``
         (the game moves before it keep the workers busy) is given up: 429, try later.
         The same holds for :meth:`search`.
         """
-        job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded)
+        job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded,
+                            on_start=on_start)
         value, elapsed, _ = await self._wait_limited(job, bounded)
         return value, elapsed
 

@@ -5,6 +5,11 @@ two requests at once. The computer's moves come from :class:`EnginePool`
 workers; a search is cancelled (and its late result ignored) when the game
 changes under it. While it runs, its progress after each depth goes to the
 game's watchers.
+
+A game may begin with an opening rule (:mod:`gridgames.gomoku.opening_rules`):
+its players are then the first and the second player, the opening's actions
+place the first stones and settle the colours, and moves follow once it is
+over. The computer's opening actions are decided in the workers too.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
+from gridgames.gomoku.opening_rules import Opening, OpeningRule
+from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
     GameRecord,
     from_json,
@@ -37,6 +44,8 @@ HINT_LIMIT = Limit(time_ms=1000, nodes=60_000, depth=6)
 # A computer-vs-computer game nobody has looked at for this long stops thinking
 # until someone looks again.
 IDLE_SECONDS = 120.0
+# The computer's time for one turn in the opening when the game's level sets none.
+OPENING_TURN_MS = 2000
 
 # What a watcher's queue receives: None when the game changed (send the state
 # again), or a progress report of the computer's search.
@@ -78,6 +87,26 @@ class NothingToUndoError(GameError):
     code = "nothing_to_undo"
 
 
+class OpeningUnderWayError(GameError):
+    code = "opening_under_way"
+
+
+class NoOpeningError(GameError):
+    code = "no_opening"
+
+
+class OpeningOverError(GameError):
+    code = "opening_over"
+
+
+class InvalidActionError(GameError):
+    code, status = "invalid_action", 422
+
+
+class OpeningNeedsEmptyBoardError(GameError):
+    code, status = "opening_needs_empty_board", 422
+
+
 @dataclass
 class Game:
     """A game in play: its saved settings, the core board and the computer's search."""
@@ -96,6 +125,9 @@ class Game:
     # (version, thinking, waiting) and the state's JSON then, for clients that poll
     state_cache: tuple[tuple[int, bool, bool], bytes] | None = None
     last_seen: float = field(default_factory=time.monotonic)
+    # Under an opening rule: the opening (on a board of its own, which keeps the
+    # opening position once moves follow); None without one.
+    opening: Opening | None = None
 
     @property
     def id(self) -> str:
@@ -105,8 +137,44 @@ class Game:
         return self.saved.black if color is Color.BLACK else self.saved.white
 
     @property
+    def first_player(self) -> str:
+        return self.saved.first_player or self.saved.black
+
+    @property
+    def second_player(self) -> str:
+        # black and white hold the two players, in either order
+        saved = self.saved
+        return saved.white if saved.black == self.first_player else saved.black
+
+    def who(self, player: OpeningPlayer) -> str:
+        """Who ("human"/"computer") is the opening's first or second player."""
+        return self.first_player if player is OpeningPlayer.FIRST else self.second_player
+
+    @property
+    def in_opening(self) -> bool:
+        return self.opening is not None and not self.opening.done
+
+    @property
+    def opening_stones(self) -> int:
+        """How many stones the opening placed (or has placed so far); undo stops there."""
+        return 0 if self.opening is None else len(self.opening.board)
+
+    @property
+    def opening_actor(self) -> str | None:
+        """Who acts next in the opening (None when no opening is under way)."""
+        if self.opening is None or self.opening.to_act is None:
+            return None
+        return self.who(self.opening.to_act)
+
+    @property
     def computer_to_move(self) -> bool:
-        return not self.board.is_game_over() and self.player(self.board.to_move) == COMPUTER
+        return (not self.in_opening and not self.board.is_game_over()
+                and self.player(self.board.to_move) == COMPUTER)
+
+    @property
+    def computer_to_act(self) -> bool:
+        """The computer is to act in the opening or to move."""
+        return self.opening_actor == COMPUTER or self.computer_to_move
 
     @property
     def thinking(self) -> bool:
@@ -122,6 +190,19 @@ def _player_name(player: str, level: int) -> str:
     return f"level:{level}" if player == COMPUTER else ""
 
 
+def computer_opening_actions(width: int, height: int, rule: str, opening_rule: str,
+                             actions: list[str], level: int, time_ms: int | None) -> list[str]:
+    """In an engine worker: the computer's actions in the opening after ``actions``,
+    decided at its level within ``time_ms`` (the level's own time when None)."""
+    from gridgames.gomoku.ai.opening_play import decide
+
+    opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
+                             actions)
+    chosen = get_level(min(level, MAX_LEVEL))
+    budget = time_ms if time_ms is not None else chosen.limit.time_ms or OPENING_TURN_MS
+    return list(decide(opening, budget, chosen.limit_for).actions)
+
+
 class GomokuService:
     """Creates, plays, undoes and saves games, and runs the computer's moves."""
 
@@ -133,14 +214,20 @@ class GomokuService:
         self._games: dict[str, Game] = {}
 
     async def start(self) -> None:
-        """Resume the games in which the computer was to move when the server stopped."""
+        """Resume the games in which the computer was to move or to act in the opening
+        when the server stopped."""
         for saved in self.store.unfinished():
-            to_move = saved.black if len(saved.moves) % 2 == 0 else saved.white
-            if to_move == COMPUTER:
-                try:
-                    self._schedule(self._load(saved))
-                except ValueError:
-                    log.exception("cannot resume game %s", saved.id)
+            if COMPUTER not in (saved.black, saved.white):
+                continue
+            try:
+                game = self._load(saved)
+            except ValueError:
+                log.exception("cannot resume game %s", saved.id)
+                continue
+            if game.computer_to_act:
+                self._schedule(game)
+            else:
+                self._games.pop(game.id, None)  # loaded again when someone looks
 
     async def close(self) -> None:
         tasks = [game.task for game in self._games.values() if game.task is not None]
@@ -154,9 +241,17 @@ class GomokuService:
 
     def create(self, *, width: int, height: int, rule: Rule, black: str, white: str,
                level: int, time_ms: int | None, moves: list[Point] | None = None,
-               times_ms: list[int] | None = None, token_hash: str = "") -> Game:
+               times_ms: list[int] | None = None, token_hash: str = "",
+               opening: OpeningRule = OpeningRule.FREE) -> Game:
+        """A new game. Under an opening rule ``black`` is the first player and
+        ``white`` the second (the opening settles their colours)."""
+        if opening is not OpeningRule.FREE and moves:
+            raise OpeningNeedsEmptyBoardError(
+                f"an opening rule ({opening.display_name}) starts on an empty board: a game "
+                "with moves, such as an imported record, cannot have one")
         board = Board(width, height, rule=rule)
         board.push_many(moves or [])
+        # Black is to move, or under an opening rule the first player to act.
         if not board.is_game_over() and (black if board.to_move is Color.BLACK
                                          else white) == COMPUTER:
             self.engine.check_room(MOVE)  # its first search would wait too long
@@ -165,15 +260,20 @@ class GomokuService:
             level=level, time_ms=time_ms, moves=list(board.move_stack),
             times_ms=list(times_ms or [0] * len(board.move_stack)),
             finished=board.is_game_over(), token_hash=token_hash,
+            opening=opening.value, first_player=black,
         ))
         game = self._load(saved)
         self._schedule(game)
         return game
 
     def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
-                      token_hash: str = "",
-                      level: int, time_ms: int | None) -> Game:
+                      token_hash: str = "", level: int, time_ms: int | None,
+                      opening: OpeningRule = OpeningRule.FREE) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content)."""
+        if opening is not OpeningRule.FREE:
+            raise OpeningNeedsEmptyBoardError(
+                f"an opening rule ({opening.display_name}) starts on an empty board: an "
+                "imported record continues from its moves, so it cannot have one")
         if is_psq(text):
             record = from_psq(text, rule or Rule.FREESTYLE)
         else:
@@ -216,6 +316,8 @@ class GomokuService:
         reason = board.illegal_reason(point)
         if not board.contains(point):
             raise OffBoardError(reason)
+        if game.in_opening:
+            raise OpeningUnderWayError(_opening_first(game))
         if board.is_game_over():
             raise GameOverError(reason)
         if game.player(board.to_move) != HUMAN:
@@ -235,13 +337,18 @@ class GomokuService:
         """Take back moves until a human is to move (one move when both sides are human).
 
         Against the computer this takes back its reply too, or stops its search.
+        The opening's stones are never taken back.
         """
         game = self.get(game_id)
+        if game.in_opening:
+            raise NothingToUndoError("the opening's actions cannot be taken back")
         movers = [Color.BLACK if i % 2 == 0 else Color.WHITE
                   for i in range(len(game.board.move_stack))]
-        human_moves = [i for i, color in enumerate(movers) if game.player(color) == HUMAN]
+        human_moves = [i for i, color in enumerate(movers)
+                       if i >= game.opening_stones and game.player(color) == HUMAN]
         if not human_moves:
-            raise NothingToUndoError("there is no human move to take back")
+            since = " since the opening" if game.opening is not None else ""
+            raise NothingToUndoError(f"there is no human move{since} to take back")
         self._cancel(game)
         keep = human_moves[-1]  # moves before the last human move stay
         while len(game.board.move_stack) > keep:
@@ -254,12 +361,39 @@ class GomokuService:
     async def hint(self, game_id: str) -> Searched:
         """The engine's suggestion for the human to move."""
         game = self.get(game_id)
+        if game.in_opening:
+            raise OpeningUnderWayError("hints are for moves, and the opening is under way")
         if game.board.is_game_over():
             raise GameOverError(f"the game is over ({game.board.outcome()})")
         if game.player(game.board.to_move) != HUMAN:
             raise NotYourTurnError("the computer is to move")
         return await self.engine.search(game.board.copy(), HINT_LIMIT, priority=BACKGROUND,
                                         key=game.id)
+
+    def act(self, game_id: str, text: str) -> Game:
+        """A human's action in the opening (``place h8``, ``choose white``...); raises a
+        :class:`GameError` saying why it cannot be taken."""
+        game = self.get(game_id)
+        opening = game.opening
+        if opening is None:
+            raise NoOpeningError("this game has no opening rule: play moves instead")
+        if opening.done:
+            raise OpeningOverError("the opening is over: play moves instead")
+        if game.opening_actor != HUMAN:
+            assert opening.to_act is not None
+            raise NotYourTurnError(f"it is the computer's turn in the opening (the "
+                                   f"{opening.to_act.label} player): wait for its choice")
+        after = _replayed(game)
+        try:
+            after.apply(text)
+        except ValueError as error:  # an OpeningError, or a point off the board
+            raise InvalidActionError(str(error)) from None
+        if not self.engine.has_room(MOVE) and self._computer_after_opening(game, after):
+            # Refuse the action (429) rather than acknowledge it and keep the reply waiting.
+            self.engine.check_room(MOVE)
+        self._set_opening(game, after)
+        self._schedule(game)
+        return game
 
     def record(self, game_id: str, fmt: str) -> str:
         game = self.get(game_id)
@@ -290,12 +424,47 @@ class GomokuService:
     # -- internals -------------------------------------------------------------
 
     def _load(self, saved: StoredGame) -> Game:
-        board = Board(saved.width, saved.height, rule=Rule.from_name(saved.rule))
+        rule = Rule.from_name(saved.rule)
+        board = Board(saved.width, saved.height, rule=rule)
+        opening_rule = OpeningRule.parse(saved.opening)
+        opening = None
+        if opening_rule is not OpeningRule.FREE:
+            opening = Opening.replay(opening_rule, Board(saved.width, saved.height, rule=rule),
+                                     saved.opening_actions)
+            stones = opening.board.move_stack
+            placed = saved.moves if not opening.done else saved.moves[: len(stones)]
+            if placed != stones:
+                raise ValueError(f"game {saved.id}: its moves are not its opening's stones")
         board.push_many(saved.moves)
         times = (saved.times_ms + [0] * len(saved.moves))[: len(saved.moves)]
-        game = Game(saved=saved, board=board, times_ms=times)
+        game = Game(saved=saved, board=board, times_ms=times, opening=opening)
         self._games[saved.id] = game
         return game
+
+    def _set_opening(self, game: Game, opening: Opening) -> None:
+        """Take the opening after an action: its stones are the game's, its colours the
+        players'; commit them, then tell the watchers."""
+        game.opening = opening
+        game.board = opening.board.copy()
+        game.times_ms = [0] * len(game.board)
+        saved = game.saved
+        saved.black = game.who(opening.player(Color.BLACK))
+        saved.white = game.who(opening.player(Color.WHITE))
+        saved.opening_actions = list(opening.history)
+        self.store.set_opening(game.id, list(opening.history), black=saved.black,
+                               white=saved.white, moves=list(game.board.move_stack),
+                               times_ms=list(game.times_ms))
+        game.last_search = None
+        game.version += 1
+        game.progress = None
+        self._publish(game)
+
+    def _computer_after_opening(self, game: Game, opening: Opening) -> bool:
+        """Whether the computer will be to act (or to move) once ``opening`` is taken."""
+        if opening.to_act is not None:
+            return game.who(opening.to_act) == COMPUTER
+        board = opening.board
+        return not board.is_game_over() and game.who(opening.player(board.to_move)) == COMPUTER
 
     def _push(self, game: Game, point: Point, time_ms: int) -> None:
         game.board.push(point)
@@ -340,8 +509,9 @@ class GomokuService:
         return bool(game.watchers) or time.monotonic() - game.last_seen < self.idle_seconds
 
     def _schedule(self, game: Game) -> None:
-        """Start the computer's search if it is to move and not already thinking."""
-        if game.thinking or not game.computer_to_move:
+        """Start the computer's search if it is to move (or to act in the opening) and
+        not already thinking."""
+        if game.thinking or not game.computer_to_act:
             return
         if HUMAN not in (game.saved.black, game.saved.white) and not self._watched(game):
             return
@@ -351,12 +521,18 @@ class GomokuService:
 
     async def _play_computer(self, game: Game) -> None:
         try:
-            while game.computer_to_move:
+            while game.computer_to_act:
                 # Two computers: pause when nobody is watching; watching resumes the game.
                 if HUMAN not in (game.saved.black, game.saved.white) and not self._watched(game):
                     break
                 version = game.version
                 game.waiting = True
+                if game.in_opening:
+                    if not await self._act_in_opening(game, version):
+                        break
+                    if game.task is None:
+                        return
+                    continue
                 # The game's own later moves are never refused: its move was acknowledged.
                 searched = await self.engine.search(
                     game.board.copy(), game.limit, key=game.id, bounded=False,
@@ -387,6 +563,36 @@ class GomokuService:
             game.task = None
             self._publish(game)
 
+    async def _act_in_opening(self, game: Game, version: int) -> bool:
+        """The computer's turn in the opening: its actions, decided in a worker, taken.
+        False when they cannot be taken (the game then waits)."""
+        opening = game.opening
+        assert opening is not None
+        saved = game.saved
+        # The game's own later turns are never refused: the turn before was acknowledged.
+        actions, _ = await self.engine.run(
+            computer_opening_actions, saved.width, saved.height, game.board.rule.value,
+            opening.rule.value, list(opening.history), saved.level, saved.time_ms,
+            key=game.id, priority=MOVE, bounded=False,
+            on_start=functools.partial(self._search_started, game, version))
+        if game.version != version:  # changed meanwhile: the decision is stale
+            return True
+        after = _replayed(game)
+        try:
+            for text in actions:
+                after.apply(text)
+        except ValueError:
+            log.exception("the computer's opening actions %s failed in game %s",
+                          actions, game.id)
+            return False
+        # The task counts as finished before the actions are announced.
+        if not self._computer_after_opening(game, after):
+            game.task = None
+        else:
+            game.waiting = True  # its next turn is queued at once
+        self._set_opening(game, after)
+        return True
+
     def _search_started(self, game: Game, version: int) -> None:
         """A worker took the computer's move: it is thinking now, no longer waiting."""
         if game.version == version and game.waiting:
@@ -398,3 +604,20 @@ class GomokuService:
         board = game.board.copy()
         board.push(move)
         return not board.is_game_over() and game.player(board.to_move) == COMPUTER
+
+
+def _replayed(game: Game) -> Opening:
+    """A copy of the game's opening, to try actions on."""
+    opening = game.opening
+    assert opening is not None
+    saved = game.saved
+    return Opening.replay(opening.rule, Board(saved.width, saved.height, rule=game.board.rule),
+                          opening.history)
+
+
+def _opening_first(game: Game) -> str:
+    opening = game.opening
+    assert opening is not None and opening.to_act is not None
+    return (f"the opening ({opening.rule.display_name}) is under way: the "
+            f"{opening.to_act.label} player's turn to {opening.prompt()}; opening actions "
+            f"go to POST /api/gomoku/games/{game.id}/opening")

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from gridgames.gomoku import Rule
 from gridgames.gomoku.ai import MAX_LEVEL
+from gridgames.gomoku.opening_rules import OpeningRule
 from gridgames.gomoku.puzzles import MAX_LENGTH
 
 MIN_BOARD, MAX_BOARD = 5, 60
@@ -15,6 +16,8 @@ MAX_QUEENS_SOLVE, MAX_QUEENS_COUNT = 32, 16
 
 Player = Literal["human", "computer"]
 ColorName = Literal["black", "white"]
+OpeningSeat = Literal["first", "second"]
+ActionKind = Literal["place", "choose", "declare", "offer", "pick"]
 # A point or square as a two-item list ([x, y] or [row, col]).
 Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 PointList = list[Pair]
@@ -41,11 +44,21 @@ class GameSettings(Strict):
 
 
 class NewGame(GameSettings):
-    """A new game: board size (columns × rows), rule and players."""
+    """A new game: board size (columns × rows), rule, opening rule and players.
 
+    Under an opening rule the players are the opening's first and second player
+    (``black`` and ``white`` say who is which), and the opening settles their colours."""
+
+    black: Player = Field("human", description="who plays black; under an opening rule, "
+                          "who is the first player (who places the first stones)")
+    white: Player = Field("computer", description="who plays white; under an opening rule, "
+                          "who is the second player")
     width: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="columns")
     height: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="rows")
     rule: Rule = Rule.FREESTYLE
+    opening: OpeningRule = Field(
+        OpeningRule.FREE, description="how the first stones and the colours are settled: "
+        "free (black simply moves first), swap, swap2 or soosorv (Soosõrv-8)")
 
 
 class ImportGame(GameSettings):
@@ -57,11 +70,51 @@ class ImportGame(GameSettings):
     rule: Rule | None = Field(
         None, description="the rule (.psq files do not store it; default freestyle)"
     )
+    opening: OpeningRule = Field(
+        OpeningRule.FREE, description="only free: an opening starts on an empty board")
 
 
 class Move(Strict):
     x: int = Field(ge=0, le=MAX_BOARD - 1, description="column, 0 at the left")
     y: int = Field(ge=0, le=MAX_BOARD - 1, description="row, 0 at the top")
+
+
+class OpeningAction(Strict):
+    """An action in the opening, as text."""
+
+    action: str = Field(min_length=1, max_length=300, description="place h8, choose black, "
+                        "choose white, declare 3, offer h6 j7 g10 or pick j7",
+                        examples=["place h8", "choose white"])
+
+
+class OpeningPlayers(BaseModel):
+    first: Player
+    second: Player
+
+
+class OpeningColors(BaseModel):
+    first: ColorName
+    second: ColorName
+
+
+class OpeningOut(BaseModel):
+    """The opening under an opening rule: where it is and what comes next."""
+
+    rule: OpeningRule
+    name: str = Field(description="the rule's name for people, e.g. Soosõrv-8")
+    done: bool = Field(description="the opening is over: moves follow")
+    to_act: OpeningSeat | None = Field(description="the player to act next (null when done)")
+    actor: Player | None = Field(description="whether a human or the computer acts next")
+    allowed: list[ActionKind] = Field(description="the kinds of action allowed now")
+    prompt: str = Field(description="what the player to act must do, in words")
+    declared: int = Field(description="Soosõrv: how many 5th moves black must offer (0: "
+                          "not declared yet)")
+    most_offers: int = Field(description="while declaring: the largest number allowed")
+    offers: PointList = Field(description="Soosõrv: black's offered 5th moves, [x, y] each")
+    history: list[str] = Field(description="the actions so far, in order")
+    players: OpeningPlayers = Field(description="who is the first and the second player")
+    colors: OpeningColors = Field(description="each player's colour (so far, while under way)")
+    stones: int = Field(description="stones placed in the opening: undo stops there")
 
 
 class OutcomeOut(BaseModel):
@@ -98,11 +151,14 @@ class GameState(BaseModel):
     players: Players
     level: int
     time_ms: int | None
-    thinking: bool = Field(description="the computer is to move: waiting or searching")
+    thinking: bool = Field(description="the computer is to move (or to act in the opening): "
+                           "waiting or searching")
     waiting: bool = Field(
         False, description="the computer's move waits in the queue for a free engine")
     last_search: SearchOut | None = Field(description="the computer's last search, if any")
     version: int = Field(description="grows with every change while the server runs")
+    opening: OpeningOut | None = Field(None, description="the opening (null without an "
+                                       "opening rule)")
 
 
 class NewGameState(GameState):
@@ -204,11 +260,18 @@ class LevelInfo(BaseModel):
     description: str
 
 
+class OpeningInfo(BaseModel):
+    name: OpeningRule
+    title: str
+    description: str
+
+
 class Options(BaseModel):
     """What the setup page offers."""
 
     rules: list[RuleInfo]
     levels: list[LevelInfo]
+    openings: list[OpeningInfo]
     min_size: int
     max_size: int
 

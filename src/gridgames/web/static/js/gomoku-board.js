@@ -146,11 +146,13 @@ export class GomokuBoard {
     this.svg.innerHTML = "";
   }
 
-  // Draw the position. `state` is the API's game state.
-  render(state, { numbers = false, hint = null, thinking = null, watching = false } = {}) {
+  // Draw the position. `state` is the API's game state. `playable` overrides whether a
+  // click plays (in an opening a click may act without being a move); `marks` are points
+  // to ring: {point, kind} with kind "offer" (being chosen) or "offered".
+  render(state, { numbers = false, hint = null, thinking = null, watching = false, playable = null, marks = [] } = {}) {
     this.setSize(state.width, state.height);
-    this.playable = !state.outcome && state.players[state.to_move] === "human" && !state.thinking
-      && !watching;
+    this.playable = playable ?? (!state.outcome && state.players[state.to_move] === "human" && !state.thinking
+      && !watching);
     this.colour = state.to_move;
     this.svg.classList.toggle("playable", this.playable);
     this.occupied = new Set(state.moves.map(([x, y]) => `${x},${y}`));
@@ -191,6 +193,10 @@ export class GomokuBoard {
     // The computer's current best move while it searches: a faint stone.
     if (thinking && !this.occupied.has(`${thinking[0]},${thinking[1]}`)) {
       overlay.push(`<circle class="think-mark stone-${state.to_move}" data-x="${thinking[0]}" data-y="${thinking[1]}" cx="${px(thinking[0])}" cy="${px(thinking[1])}" r="${STONE}"/>`);
+    }
+    for (const { point: [x, y], kind } of marks) {
+      const cls = kind === "offered" ? "offer-mark offered" : "offer-mark";
+      overlay.push(`<circle class="${cls}" data-x="${x}" data-y="${y}" cx="${px(x)}" cy="${px(y)}" r="${STONE * 0.8}"/>`);
     }
     if (hint) {
       overlay.push(`<circle class="hint-ring" data-x="${hint[0]}" data-y="${hint[1]}" cx="${px(hint[0])}" cy="${px(hint[1])}" r="${STONE}" stroke-width="3"/>`);

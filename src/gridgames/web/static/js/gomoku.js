@@ -73,7 +73,8 @@ function playerName(state, colour) {
 
 function describe(state) {
   const mode = `${playerName(state, "black")} vs ${playerName(state, "white")}`;
-  return `${RULE_NAMES[state.rule] ?? state.rule} ${state.width}×${state.height} · ${mode}`;
+  const opening = state.opening ? ` · ${state.opening.name}` : "";
+  return `${RULE_NAMES[state.rule] ?? state.rule} ${state.width}×${state.height}${opening} · ${mode}`;
 }
 
 // -- setup -------------------------------------------------------------------------
@@ -86,20 +87,25 @@ function savedSettings() {
   }
 }
 
+// Under an opening rule the API's black and white are the first and the second player.
 function formSettings(form) {
   const data = new FormData(form);
   const mode = data.get("mode");
   const colour = data.get("colour");
+  const seat = data.get("seat");
+  const opening = data.get("opening") || "free";
+  const humanFirst = opening === "free" ? colour === "black" : seat === "first";
   const players = {
     hh: ["human", "human"],
     cc: ["computer", "computer"],
-    hc: colour === "black" ? ["human", "computer"] : ["computer", "human"],
+    hc: humanFirst ? ["human", "computer"] : ["computer", "human"],
   }[mode];
   return {
-    mode, colour,
+    mode, colour, seat,
     width: Number(data.get("width")),
     height: Number(data.get("height")),
     rule: data.get("rule"),
+    opening,
     black: players[0],
     white: players[1],
     level: Number(data.get("level")),
@@ -108,11 +114,14 @@ function formSettings(form) {
 }
 
 function updateSetupVisibility(form) {
-  const { mode } = formSettings(form);
-  $("#colour-row").hidden = mode !== "hc";
+  const { mode, opening } = formSettings(form);
+  $("#colour-row").hidden = mode !== "hc" || opening !== "free";
+  $("#seat-row").hidden = mode !== "hc" || opening === "free";
   $("#computer-fields").hidden = mode === "hh";
   const rule = options?.rules.find((r) => r.name === form.rule.value);
   $("#rule-description").textContent = rule ? `${RULE_NAMES[rule.name]}: ${rule.description}.` : "";
+  const openingRule = options?.openings.find((o) => o.name === opening);
+  $("#opening-description").textContent = openingRule ? `${openingRule.title}: ${openingRule.description}.` : "";
   const level = options?.levels.find((l) => l.number === Number(form.level.value));
   $("#level-description").textContent = level ? `${level.name}: ${level.description}.` : "";
 }
@@ -133,12 +142,14 @@ export async function showSetup() {
       .map((r) => `<option value="${r.name}">${RULE_NAMES[r.name] ?? r.name}</option>`).join("");
     form.level.innerHTML = options.levels
       .map((l) => `<option value="${l.number}">${l.number} · ${l.name}</option>`).join("");
+    form.opening.innerHTML = options.openings
+      .map((o) => `<option value="${o.name}">${o.title}</option>`).join("");
     form.level.value = "3";
     const saved = savedSettings();
-    for (const name of ["width", "height", "rule", "level", "time_ms"]) {
+    for (const name of ["width", "height", "rule", "opening", "level", "time_ms"]) {
       if (saved[name] !== undefined && form[name]) form[name].value = saved[name];
     }
-    for (const name of ["mode", "colour"]) {
+    for (const name of ["mode", "colour", "seat"]) {
       const input = saved[name] && form.querySelector(`input[name="${name}"][value="${saved[name]}"]`);
       if (input) input.checked = true;
     }
@@ -150,7 +161,7 @@ export async function showSetup() {
       event.preventDefault();
       const settings = formSettings(form);
       localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-      const { mode, colour, ...body } = settings;
+      const { mode, colour, seat, ...body } = settings;
       $("#start-game").disabled = true;
       try {
         const state = await post("/gomoku/games", body);
@@ -205,6 +216,12 @@ class GameView {
       this.render();
     });
     $("#undo").addEventListener("click", () => this.undo());
+    $("#opening-black").addEventListener("click", () => this.act("choose black"));
+    $("#opening-white").addEventListener("click", () => this.act("choose white"));
+    $("#opening-declare-button").addEventListener("click", () => this.act(`declare ${$("#opening-count").value}`));
+    $("#opening-offer-button").addEventListener("click", () => {
+      this.act(`offer ${this.offerPoints.map((p) => pointName(p, this.state.height)).join(" ")}`);
+    });
     $("#hint").addEventListener("click", () => this.askHint());
     $("#new-game").addEventListener("click", () => { location.hash = "#/gomoku"; });
     $("#share-watch").addEventListener("click", () => this.share());
@@ -236,6 +253,8 @@ class GameView {
     this.hint = null;
     this.announced = null;
     this.progress = null;
+    this.offerPoints = [];  // the 5th moves black is choosing to offer (Soosõrv)
+    this.openingStep = null;
     this.token = tokenOf(id);
     this.shareLink = null;
     this.board.clear();
@@ -292,6 +311,10 @@ class GameView {
     const changed = !this.state || this.state.moves.length !== state.moves.length;
     if (changed) this.hint = null;
     if (!state.thinking || state.version !== this.progress?.version) this.progress = null;
+    // A new step of the opening: the offers being chosen belonged to the last one.
+    const step = state.opening?.history.length ?? null;
+    if (step !== this.openingStep) this.offerPoints = [];
+    this.openingStep = step;
     this.state = state;
     this.version = state.version;
     remember(state);
@@ -312,11 +335,19 @@ class GameView {
     const s = this.state;
     if (!s) return;
     const browsing = this.review.browsing();
+    const opening = s.opening && !s.opening.done ? s.opening : null;
+    const acting = this.humanActs();
+    let marks = [];
+    if (acting && opening.allowed.includes("offer")) marks = this.offerPoints.map((point) => ({ point, kind: "offer" }));
+    if (opening?.allowed.includes("pick")) marks = opening.offers.map((point) => ({ point, kind: "offered" }));
     this.board.render(this.review.displayState(s), {
       numbers: $("#show-numbers").checked,
       hint: browsing ? null : this.hint?.move ?? null,
       thinking: browsing ? null : this.progress?.move ?? null,
       watching: this.token === null,
+      // In the opening a click places a stone, chooses an offer or picks one.
+      playable: browsing || !opening ? null : acting && opening.allowed.some((k) => k !== "choose" && k !== "declare"),
+      marks: browsing ? [] : marks,
     });
     this.review.render();
     $("#game-title").textContent = describe(s);
@@ -333,7 +364,11 @@ class GameView {
       ? `${search.score_text}${side} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s${waited}` : "–";
     const stone = $("#status-stone");
     let text;
-    if (s.outcome) {
+    if (opening) {
+      stone.className = `stone-icon ${s.to_move}`;
+      const who = opening.actor === "computer" ? "computer" : this.humans() === 1 ? "your turn" : `${opening.to_act} player`;
+      text = `Opening (${opening.name}) · ${who}`;
+    } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
       text = s.outcome.winner ? `${capital(s.outcome.winner)} wins` : "Draw";
       if (s.outcome.winner && this.humans() === 1) {
@@ -350,12 +385,15 @@ class GameView {
     $("#thinking").classList.toggle("waiting", s.waiting);
     $("#thinking-label").textContent = s.waiting ? "Waiting for a free engine…" : "Computer is thinking…";
     $("#thinking-progress").textContent = this.progress ? progressText(this.progress, s) : "";
-    const humanToMove = !s.outcome && s.players[s.to_move] === "human";
+    this.renderOpening();
+    const humanToMove = !s.outcome && !opening && s.players[s.to_move] === "human";
     const playing = this.token !== null;
     $("#hint").disabled = !playing || !humanToMove || this.hintPending;
-    // Undo takes back a human move: none yet (e.g. only the computer's opening), nothing to undo.
+    // Undo takes back a human move made after the opening's stones: none yet (e.g. only
+    // the computer's first move), nothing to undo.
+    const stones = s.opening?.stones ?? 0;
     $("#undo").disabled = !playing
-      || !s.moves.some((_, i) => s.players[i % 2 === 0 ? "black" : "white"] === "human");
+      || !s.moves.some((_, i) => i >= stones && s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
     $("#hint-text").textContent = this.hint
@@ -365,6 +403,49 @@ class GameView {
 
   humans() {
     return ["black", "white"].filter((c) => this.state.players[c] === "human").length;
+  }
+
+  // Whether this page's player is to act in the opening now.
+  humanActs() {
+    const o = this.state.opening;
+    return Boolean(o && !o.done && o.actor === "human" && !this.state.thinking && this.token !== null);
+  }
+
+  // The opening's prompt, its buttons and the opening's line in the facts.
+  renderOpening() {
+    const s = this.state;
+    const o = s.opening;
+    $("#opening-label").hidden = $("#opening-fact").hidden = !o;
+    const under = Boolean(o && !o.done);
+    $("#opening-panel").hidden = !under;
+    if (!o) return;
+    const you = this.humans() === 1 && this.token !== null;
+    const seat = you ? (o.players.first === "human" ? "first" : "second") : "first";
+    const sofar = o.done ? "" : " so far";
+    $("#opening-fact").textContent = you
+      ? `${o.name} · you are the ${seat} player (${o.colors[seat]}${sofar})`
+      : `${o.name} · the first player is ${o.colors.first}${sofar}`;
+    const acting = this.humanActs();
+    let prompt = "";
+    if (under) {
+      if (o.actor === "computer") prompt = "Computer is choosing…";
+      else prompt = `${you ? "You" : `${capital(o.to_act)} player`}: ${o.prompt}`;
+    }
+    $("#opening-prompt").textContent = prompt;
+    $("#opening-choose").hidden = !acting || !o.allowed.includes("choose");
+    const declaring = acting && o.allowed.includes("declare");
+    $("#opening-declare").hidden = !declaring;
+    if (declaring) {
+      const count = $("#opening-count");
+      count.max = o.most_offers;
+      if (Number(count.value) > o.most_offers) count.value = o.most_offers;
+    }
+    const offering = acting && o.allowed.includes("offer");
+    $("#opening-offer").hidden = !offering;
+    if (offering) {
+      $("#opening-offer-button").disabled = this.offerPoints.length !== o.declared;
+      $("#opening-offer-count").textContent = `${this.offerPoints.length} of ${o.declared} chosen`;
+    }
   }
 
   announce() {
@@ -396,10 +477,45 @@ class GameView {
       toast("You are watching this game: only its players can move.");
       return;
     }
+    const opening = this.state?.opening;
+    if (opening && !opening.done) {
+      this.openingClick([x, y], opening);
+      return;
+    }
     this.sending = (this.sending ?? Promise.resolve()).then(async () => {
       if (this.id !== id) return;
       try {
         this.apply(await post(`/gomoku/games/${id}/moves`, { x, y }, this.token));
+      } catch (error) {
+        showError(error);
+      }
+    });
+  }
+
+  // A click in the opening: a stone to place, an offer to choose (or drop again), or
+  // the offer to pick.
+  openingClick(point, opening) {
+    const name = pointName(point, this.state.height);
+    if (opening.allowed.includes("offer")) {
+      const at = this.offerPoints.findIndex(([x, y]) => x === point[0] && y === point[1]);
+      if (at >= 0) this.offerPoints.splice(at, 1);
+      else if (this.offerPoints.length < opening.declared) this.offerPoints.push(point);
+      else toast(`${opening.declared} 5th moves are chosen: click one of them to drop it first.`);
+      this.render();
+    } else if (opening.allowed.includes("pick")) {
+      this.act(`pick ${name}`);
+    } else if (opening.allowed.includes("place")) {
+      this.act(`place ${name}`);
+    }
+  }
+
+  // An action in the opening, sent in turn with the moves (see play).
+  act(action) {
+    const id = this.id;
+    this.sending = (this.sending ?? Promise.resolve()).then(async () => {
+      if (this.id !== id) return;
+      try {
+        this.apply(await post(`/gomoku/games/${id}/opening`, { action }, this.token));
       } catch (error) {
         showError(error);
       }

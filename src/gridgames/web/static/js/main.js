@@ -8,7 +8,13 @@ import { onBusy } from "./api.js";
 
 const VIEWS = ["home", "setup", "game", "puzzles", "queens"];
 
+let shown = null;
+
 function show(name) {
+  // A view opens at its top, not scrolled as far as the last one was (the setup form
+  // may be scrolled down to its start button on a phone).
+  if (name !== shown) window.scrollTo(0, 0);
+  shown = name;
   for (const view of VIEWS) $(`#view-${view}`).hidden = view !== name;
   for (const link of document.querySelectorAll(".topbar nav a")) {
     const target = link.getAttribute("href").slice(2);

@@ -368,7 +368,15 @@ export class ReviewPanel {
       return `<li><button type="button" class="move-item ${colour}${active}" data-ply="${i + 1}">` +
         `<span class="move-no">${i + 1}.</span> ${pointName(move, state.height)} ${label}${better}</button></li>`;
     }).join("");
-    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // Scroll the list alone: scrolling the side panel too would hide the game's status
+    // and the opening's prompt above it.
+    const item = list.querySelector(".current");
+    if (item) {
+      const box = item.getBoundingClientRect();
+      const frame = list.getBoundingClientRect();
+      if (box.top < frame.top) list.scrollTop -= frame.top - box.top;
+      else if (box.bottom > frame.bottom) list.scrollTop += box.bottom - frame.bottom;
+    }
   }
 
   drawSummary() {

@@ -669,6 +669,40 @@ def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -
     assert page.locator("#undo").is_enabled()
 
 
+def test_taraguchi_fifth_stone_placed_rather_than_offered(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#opening option[value='taraguchi']", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    page.select_option("#opening", "taraguchi")
+    page.select_option("#rule", "renju")
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.click("#start-game")
+    # each stone a ring further out, the other player keeping its colour after each
+    for count, point in enumerate([(7, 7), (8, 6), (9, 7), (6, 9)], start=1):
+        page.wait_for_selector("#board.playable")
+        page.mouse.click(*intersection(page, *point))
+        wait_for_stones(page, count)
+        page.wait_for_selector("#opening-choose:not([hidden])")
+        page.click("#opening-black" if count % 2 else "#opening-white")
+        page.wait_for_selector("#opening-choose", state="hidden")
+    page.wait_for_selector("#opening-offer:not([hidden])")
+    place = page.locator("#opening-place-button")
+    assert place.is_visible() and place.is_disabled()
+    page.mouse.click(*intersection(page, 3, 3))  # in the 9×9: the 5th placed, not offered
+    page.wait_for_function("() => !document.querySelector('#opening-place-button').disabled")
+    assert page.locator("#opening-offer-count").inner_text() == (
+        "1 chosen: place one, or offer 10")
+    assert page.locator("#opening-offer-button").is_disabled()
+    place.click()
+    wait_for_stones(page, 5)
+    page.wait_for_selector("#opening-choose:not([hidden])")  # a last chance to swap
+    page.click("#opening-white")
+    page.wait_for_selector("#opening-panel", state="hidden")
+    assert page.locator("#status-text").inner_text() == "White to move · human"
+    assert (3, 3) in stones(page)
+
+
 def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#opening option[value='soosorv']", state="attached")

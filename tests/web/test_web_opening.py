@@ -1,5 +1,6 @@
-"""Games under an opening rule (Swap, Swap2, Soosõrv-8) through the JSON API, with real
-engine workers and SQLite: the human's actions, the computer's, and the moves after."""
+"""Games under an opening rule (Swap, Swap2, Soosõrv-8, Taraguchi-10) through the JSON API,
+with real engine workers and SQLite: the human's actions, the computer's, and the moves
+after."""
 
 from __future__ import annotations
 
@@ -87,12 +88,13 @@ def free_point(state: dict[str, Any]) -> tuple[int, int]:
 # -- creating ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", ["swap", "swap2", "soosorv"])
+@pytest.mark.parametrize("rule", ["swap", "swap2", "soosorv", "taraguchi"])
 def test_create_with_each_opening_rule(client: TestClient, rule: str) -> None:
     state = new_game(client, width=15, height=15, opening=rule, white="computer", level=1)
     opening = state["opening"]
     assert opening["rule"] == rule and not opening["done"]
-    assert opening["name"] == {"swap": "Swap", "swap2": "Swap2", "soosorv": "Soosõrv-8"}[rule]
+    assert opening["name"] == {"swap": "Swap", "swap2": "Swap2", "soosorv": "Soosõrv-8",
+                               "taraguchi": "Taraguchi-10"}[rule]
     assert (opening["to_act"], opening["actor"], opening["allowed"]) == ("first", "human",
                                                                          ["place"])
     assert opening["prompt"].startswith("place the 1st stone (black)")
@@ -114,8 +116,9 @@ def test_without_an_opening_rule_there_is_no_opening(client: TestClient) -> None
 
 def test_options_list_the_opening_rules(client: TestClient) -> None:
     openings = client.get("/api/gomoku/options").json()["openings"]
-    assert [o["name"] for o in openings] == ["free", "swap", "swap2", "soosorv"]
-    assert [o["title"] for o in openings] == ["None", "Swap", "Swap2", "Soosõrv-8"]
+    assert [o["name"] for o in openings] == ["free", "swap", "swap2", "soosorv", "taraguchi"]
+    assert [o["title"] for o in openings] == ["None", "Swap", "Swap2", "Soosõrv-8",
+                                              "Taraguchi-10"]
     assert all(o["description"] for o in openings)
 
 
@@ -150,6 +153,25 @@ def test_a_swap2_opening_between_two_humans_then_moves(client: TestClient) -> No
     # The record holds every stone, the opening's first.
     record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
     assert record["moves"] == state["moves"]
+
+
+def test_taraguchi_between_two_humans_offers_at_the_fifth(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, rule="renju", opening="taraguchi")["id"]
+    for action in ["place h8", "choose black", "place i9", "choose black", "place j8",
+                   "choose white", "place g6", "choose white"]:
+        state = act(client, game_id, action)
+    opening = state["opening"]
+    assert (opening["to_act"], opening["allowed"], opening["declared"]) == (
+        "first", ["offer", "place"], 10)
+    assert opening["prompt"].endswith("or offer 10 5th moves anywhere, no two of them symmetric")
+    assert_error(client.post(f"{GAMES}/{game_id}/opening", json={"action": "place m8"},
+                             headers=player(game_id)), 422, "invalid_action", "central 9×9")
+    state = act(client, game_id, "offer a1 b1 c1 d1 e1 f1 g1 h1 a2 b2")
+    assert state["opening"]["offers"][:2] == [[0, 14], [1, 14]]
+    state = act(client, game_id, "pick b2")
+    opening = state["opening"]
+    assert opening["done"] and opening["colors"] == {"first": "black", "second": "white"}
+    assert state["moves"][-1] == [1, 13] and state["to_move"] == "white"
 
 
 def test_undo_after_the_opening_stops_at_the_opening_position(client: TestClient) -> None:

@@ -207,7 +207,7 @@ class Opening:
         if phase == "swap2":
             return "choose black, choose white (and play the 4th stone), or place two more stones"
         if phase == "declare":
-            return f"declare how many 5th moves black must offer (1 to {self._most_offers()})"
+            return f"declare how many 5th moves black must offer (1 to {self.most_offers()})"
         if phase == "offer":
             return f"offer {self.declared} 5th moves for black, no two of them symmetric"
         if phase == "pick":
@@ -286,7 +286,7 @@ class Opening:
     def declare(self, count: int) -> None:
         """White declares how many fifth moves black must offer."""
         self._expect("declare")
-        most = self._most_offers()
+        most = self.most_offers()
         if not 1 <= count <= most:
             raise OpeningError(f"declare 1 to {most} 5th moves, not {count}")
         self.declared = count
@@ -381,7 +381,9 @@ class Opening:
         far = self.name((cx + stones, cy - stones))
         return f" in the central {side}×{side}, {corner} to {far}"
 
-    def _most_offers(self) -> int:
+    def most_offers(self) -> int:
+        """The largest number of fifth moves white may declare now (fewer on a board with
+        few distinct ones)."""
         return min(self.max_offers, len(self.fifth_move_classes()))
 
 

@@ -111,8 +111,7 @@ def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
         allowed=list(opening.allowed),
         prompt=opening.prompt(),
         declared=opening.declared,
-        most_offers=min(opening.max_offers, len(opening.fifth_move_classes()))
-        if declaring else 0,
+        most_offers=opening.most_offers() if declaring else 0,
         offers=_pairs(opening.offers),
         history=list(opening.history),
         players={"first": game.who(first), "second": game.who(second)},
@@ -130,6 +129,8 @@ OPENING_DESCRIPTIONS = {
                        "and leave the choice of colour to the first",
     OpeningRule.SOOSORV: "renju's championship rule: a standard opening, two chances to "
                          "swap, and black offers 5th moves for white to pick from",
+    OpeningRule.TARAGUCHI: "a renju rule: the first five stones each a ring further out, a "
+                           "chance to swap after each, or 10 fifth moves offered to white",
 }
 
 

@@ -58,7 +58,8 @@ class NewGame(GameSettings):
     rule: Rule = Rule.FREESTYLE
     opening: OpeningRule = Field(
         OpeningRule.FREE, description="how the first stones and the colours are settled: "
-        "free (black simply moves first), swap, swap2 or soosorv (Soosõrv-8)")
+        "free (black simply moves first), swap, swap2, soosorv (Soosõrv-8) or taraguchi "
+        "(Taraguchi-10)")
 
 
 class ImportGame(GameSettings):
@@ -107,10 +108,10 @@ class OpeningOut(BaseModel):
     actor: Player | None = Field(description="whether a human or the computer acts next")
     allowed: list[ActionKind] = Field(description="the kinds of action allowed now")
     prompt: str = Field(description="what the player to act must do, in words")
-    declared: int = Field(description="Soosõrv: how many 5th moves black must offer (0: "
-                          "not declared yet)")
+    declared: int = Field(description="how many 5th moves black must offer (Soosõrv: 0 "
+                          "until declared; Taraguchi: 10 at the 5th stone)")
     most_offers: int = Field(description="while declaring: the largest number allowed")
-    offers: PointList = Field(description="Soosõrv: black's offered 5th moves, [x, y] each")
+    offers: PointList = Field(description="black's offered 5th moves, [x, y] each")
     history: list[str] = Field(description="the actions so far, in order")
     players: OpeningPlayers = Field(description="who is the first and the second player")
     colors: OpeningColors = Field(description="each player's colour (so far, while under way)")

@@ -219,6 +219,9 @@ class GameView {
     $("#opening-black").addEventListener("click", () => this.act("choose black"));
     $("#opening-white").addEventListener("click", () => this.act("choose white"));
     $("#opening-declare-button").addEventListener("click", () => this.act(`declare ${$("#opening-count").value}`));
+    $("#opening-place-button").addEventListener("click", () => {
+      this.act(`place ${pointName(this.offerPoints[0], this.state.height)}`);
+    });
     $("#opening-offer-button").addEventListener("click", () => {
       this.act(`offer ${this.offerPoints.map((p) => pointName(p, this.state.height)).join(" ")}`);
     });
@@ -443,8 +446,15 @@ class GameView {
     const offering = acting && o.allowed.includes("offer");
     $("#opening-offer").hidden = !offering;
     if (offering) {
-      $("#opening-offer-button").disabled = this.offerPoints.length !== o.declared;
-      $("#opening-offer-count").textContent = `${this.offerPoints.length} of ${o.declared} chosen`;
+      // Taraguchi's 5th: one chosen point may be placed instead of offering them all
+      const orPlace = o.allowed.includes("place");
+      const chosen = this.offerPoints.length;
+      $("#opening-place-button").hidden = !orPlace;
+      $("#opening-place-button").disabled = chosen !== 1;
+      $("#opening-offer-button").disabled = chosen !== o.declared;
+      $("#opening-offer-count").textContent = orPlace
+        ? `${chosen} chosen: place one, or offer ${o.declared}`
+        : `${chosen} of ${o.declared} chosen`;
     }
   }
 

@@ -341,7 +341,7 @@ def test_acting_in_the_computers_turn_is_refused(client: TestClient) -> None:
 @pytest.mark.parametrize("opening", ["swapp", 2, None])
 def test_a_bad_opening_rule_names_the_choices(client: TestClient, opening: Any) -> None:
     assert_error(client.post(GAMES, json={"opening": opening}), 422, "invalid_request",
-                 "opening", "'free', 'swap', 'swap2' or 'soosorv'")
+                 "opening", "'free', 'swap', 'swap2', 'soosorv' or 'taraguchi'")
 
 
 def test_an_imported_record_cannot_have_an_opening_rule(client: TestClient) -> None:

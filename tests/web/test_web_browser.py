@@ -748,7 +748,8 @@ def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> N
         "#board .offer-mark", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")} == {
         (6, 8), (11, 3)}
     assert page.locator("#opening-offer-count").inner_text() == "2 of 2 chosen"
-    shot(page, "gomoku-opening-soosorv-offer", full_page=False)
+    page.evaluate("document.querySelector('#toast').hidden = true")  # the refusal above
+    docs_shot(page, "web-opening-soosorv")
     offer.click()
     page.wait_for_selector("#board .offer-mark.offered")
     assert page.locator("#opening-prompt").inner_text() == (

@@ -3,35 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from cli_helpers import ScriptedConsole
 
 from gridgames.cli import gomoku_game, play
-from gridgames.cli.gomoku_game import Console, Game, GameEnd, Mode, Settings
+from gridgames.cli.gomoku_game import Game, GameEnd, Mode, Settings
 from gridgames.gomoku import Board, Point
 from gridgames.gomoku.ai import SearchResult
 from gridgames.gomoku.opening_rules import OpeningRule
-
-
-class ScriptedConsole(Console):
-    """Answers prompts from a list and collects everything shown."""
-
-    def __init__(self, answers: list[str]) -> None:
-        super().__init__(color=False)
-        self.is_tty = False
-        self.answers = list(answers)
-        self.output: list[str] = []
-
-    def ask(self, prompt: str) -> str:
-        self.output.append(prompt)
-        if not self.answers:
-            raise EOFError
-        return self.answers.pop(0)
-
-    def say(self, text: str = "") -> None:
-        self.output.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.output)
 
 
 @pytest.fixture

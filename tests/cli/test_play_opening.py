@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from cli_helpers import ScriptedConsole
 
 from gridgames.cli import play
 from gridgames.cli.gomoku_game import Console, Game, GameEnd, Mode, Settings
@@ -27,35 +28,6 @@ CENTRE = (7, 7)  # 8 H on 15x15
 MENU_PROMPT = "Select an option (1-5): "
 # The first computer move may compile the engine's kernels on a fresh machine.
 ENGINE_TIMEOUT = 180
-
-
-class ScriptedConsole(Console):
-    """Answers prompts from a list (or a function of the prompt) and collects everything shown."""
-
-    def __init__(self, answers: list[str] | Callable[[str], str]) -> None:
-        super().__init__(color=False)
-        self.is_tty = False
-        self.answers = answers
-        self.output: list[str] = []
-
-    def ask(self, prompt: str) -> str:
-        self.output.append(prompt)
-        if callable(self.answers):
-            return self.answers(prompt)
-        if not self.answers:
-            raise EOFError
-        return self.answers.pop(0)
-
-    def say(self, text: str = "") -> None:
-        self.output.append(text)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.output)
-
-    def after(self, line: str) -> str:
-        """The line shown just after the first ``line``."""
-        return self.output[self.output.index(line) + 1]
 
 
 def steps_from_centre(point: Point) -> int:

@@ -97,8 +97,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="freestyle (default), standard, renju, caro or caro-exact")
     parser.add_argument("--opening", type=opening_rule, default=None,
                         metavar="{" + ",".join(rule.value for rule in OpeningRule) + "}",
-                        help="opening rule: free (default: black moves first), swap, swap2 "
-                        "or soosorv (meant for renju, allowed under any rule)")
+                        help="opening rule: free (default: black moves first), swap, swap2, "
+                        "soosorv or taraguchi (the last two meant for renju, allowed under "
+                        "any rule)")
     parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
     parser.add_argument("--width", type=int, default=None, help="board width (columns)")
     parser.add_argument("--height", type=int, default=None, help="board height (rows)")

@@ -181,7 +181,8 @@ def test_bad_inputs_get_a_clear_message_and_the_prompt_again(tmp_path: Path):
             in out)
     assert "Offer exactly 2 5th moves, not 1." in out
     assert "Pick one of the offers: 8 A, 9 A." in out
-    assert "The opening is over: player 1 plays black (o); player 2 plays white (x)." in out
+    assert ("The opening is over (1D Kansei): player 1 plays black (o); player 2 plays white "
+            "(x)." in out)
     assert phase.opening.board.move_stack == [(7, 7), (7, 6), (7, 5), (7, 10), (0, 8)]
     assert phase.opening.history[-3:] == ["choose black", "offer a8 a7", "pick a7"]
 
@@ -255,9 +256,9 @@ def test_a_soosorv_opening_under_renju_with_the_human_first_then_play_goes_on(sw
     said = "offers" if computer_color is Color.BLACK else "picks"
     assert re.search(rf"Computer {said} \d+ [A-O]", console.text)
     symbol = {Color.BLACK: "o", Color.WHITE: "x"}
-    assert (f"The opening is over: you play {human_color.label} ({symbol[human_color]}); "
-            f"the computer plays {computer_color.label} ({symbol[computer_color]}).") in (
-        console.output)
+    assert (f"The opening is over ({opening.renju_name}): you play {human_color.label} "
+            f"({symbol[human_color]}); the computer plays {computer_color.label} "
+            f"({symbol[computer_color]}).") in console.output
 
     game = phase.game()
     # The human plays two moves and quits, unless the computer wins first.

@@ -759,6 +759,7 @@ def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> N
     wait_for_stones(page, 5)
     assert page.locator("#board .offer-mark").count() == 0
     assert page.locator("#status-text").inner_text() == "White to move · human"
-    assert page.locator("#opening-fact").inner_text() == "Soosõrv-8 · the first player is white"
+    assert page.locator("#opening-fact").inner_text() == (
+        "Soosõrv-8 · 3D Sosei · the first player is white")
     page.mouse.click(*intersection(page, 14, 0))
     wait_for_stones(page, 6)

@@ -136,6 +136,7 @@ def test_a_swap2_opening_between_two_humans_then_moves(client: TestClient) -> No
     opening = state["opening"]
     assert (opening["to_act"], opening["allowed"]) == ("first", ["choose"])
     assert opening["prompt"] == "choose a colour: black or white"
+    assert opening["renju_opening"] is None  # named under the renju rules only
     assert state["moves"] == [[7, 7], [7, 6], [9, 7], [9, 6], [10, 7]]
     state = act(client, game_id, "choose white")  # the first player takes white
     opening = state["opening"]
@@ -171,6 +172,7 @@ def test_taraguchi_between_two_humans_offers_at_the_fifth(client: TestClient) ->
     state = act(client, game_id, "pick b2")
     opening = state["opening"]
     assert opening["done"] and opening["colors"] == {"first": "black", "second": "white"}
+    assert opening["renju_opening"] == "3I Kosei"  # h8, i9, j8
     assert state["moves"][-1] == [1, 13] and state["to_move"] == "white"
 
 

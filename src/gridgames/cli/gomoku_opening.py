@@ -312,7 +312,8 @@ class OpeningPhase:
             who = "; ".join(f"{self.label(player).lower()} plays "
                             f"{self.colored(opening.color(player))}" for player in Player)
         self.console.say()
-        self.console.say(f"The opening is over: {who}.")
+        named = f" ({opening.renju_name})" if opening.renju_name else ""
+        self.console.say(f"The opening is over{named}: {who}.")
         self.console.say(sentence(f"{self.colored(opening.board.to_move)} moves next"))
 
 

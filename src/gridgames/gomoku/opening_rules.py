@@ -183,6 +183,15 @@ class Opening:
                 "offer": ("offer",), "pick": ("pick",), "taraguchi place": ("place",),
                 "taraguchi fifth": ("offer", "place")}.get(self._phase, ("choose",))
 
+    @property
+    def renju_name(self) -> str | None:
+        """Under Soosõrv and Taraguchi, the canonical renju opening of the first three
+        stones (``4D Kagetsu``) once they are placed."""
+        if self.rule not in (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI):
+            return None
+        code = renju_opening_code(self.board)
+        return opening_name(code) if code else None
+
     def player(self, color: Color) -> Player:
         """Who plays ``color`` (tentatively, while the opening is under way)."""
         return self.black if color is Color.BLACK else self.black.other
@@ -213,9 +222,8 @@ class Opening:
         if phase == "pick":
             names = ", ".join(self.name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
-        named_rules = (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI)
-        code = renju_opening_code(board) if len(board) == 3 and self.rule in named_rules else None
-        named = f" (the opening is {opening_name(code)})" if code else ""
+        named = (f" (the opening is {self.renju_name})"
+                 if len(board) == 3 and self.renju_name else "")
         return f"choose a colour: black or white{named}"
 
     # -- actions -----------------------------------------------------------

@@ -105,6 +105,7 @@ def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
     return s.OpeningOut.model_validate(dict(
         rule=opening.rule,
         name=opening.rule.display_name,
+        renju_opening=opening.renju_name,
         done=opening.done,
         to_act=None if opening.to_act is None else opening.to_act.label,
         actor=game.opening_actor,

@@ -103,6 +103,8 @@ class OpeningOut(BaseModel):
 
     rule: OpeningRule
     name: str = Field(description="the rule's name for people, e.g. Soosõrv-8")
+    renju_opening: str | None = Field(description="Soosõrv, Taraguchi: the canonical renju "
+                                      "opening of the first three stones, e.g. 4D Kagetsu")
     done: bool = Field(description="the opening is over: moves follow")
     to_act: OpeningSeat | None = Field(description="the player to act next (null when done)")
     actor: Player | None = Field(description="whether a human or the computer acts next")

@@ -425,9 +425,10 @@ class GameView {
     const you = this.humans() === 1 && this.token !== null;
     const seat = you ? (o.players.first === "human" ? "first" : "second") : "first";
     const sofar = o.done ? "" : " so far";
+    const title = o.renju_opening ? `${o.name} · ${o.renju_opening}` : o.name;
     $("#opening-fact").textContent = you
-      ? `${o.name} · you are the ${seat} player (${o.colors[seat]}${sofar})`
-      : `${o.name} · the first player is ${o.colors.first}${sofar}`;
+      ? `${title} · you are the ${seat} player (${o.colors[seat]}${sofar})`
+      : `${title} · the first player is ${o.colors.first}${sofar}`;
     const acting = this.humanActs();
     let prompt = "";
     if (under) {

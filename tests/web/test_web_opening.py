@@ -273,6 +273,22 @@ def test_the_computer_as_second_player_answers_swap2(client: TestClient) -> None
     wait_for(client, game_id, lambda s: len(s["moves"]) == moves + 2)
 
 
+def test_the_move_found_while_choosing_is_played_without_a_second_search(
+        client: TestClient) -> None:
+    # Black's stones in two corners, white's in the centre: the computer, second player,
+    # keeps white and plays the fourth stone its choice's search found.
+    game_id = new_game(client, width=15, height=15, opening="swap", white="computer",
+                       level=3, time_ms=500)["id"]
+    for action in ["place a1", "place h8", "place o15"]:
+        state = act(client, game_id, action)
+    state = wait_for(client, game_id, lambda s: len(s["moves"]) == 4 and not s["thinking"])
+    opening = state["opening"]
+    assert opening["history"][-1] == "choose white"
+    assert opening["colors"] == {"first": "black", "second": "white"}
+    assert state["to_move"] == "black" and state["players"]["black"] == "human"
+    assert state["last_search"] is None  # no search after the choice's own
+
+
 # -- refusals ------------------------------------------------------------------------
 
 

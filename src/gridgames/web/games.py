@@ -191,16 +191,19 @@ def _player_name(player: str, level: int) -> str:
 
 
 def computer_opening_actions(width: int, height: int, rule: str, opening_rule: str,
-                             actions: list[str], level: int, time_ms: int | None) -> list[str]:
+                             actions: list[str], level: int,
+                             time_ms: int | None) -> tuple[list[str], Point | None]:
     """In an engine worker: the computer's actions in the opening after ``actions``,
-    decided at its level within ``time_ms`` (the level's own time when None)."""
+    decided at its level within ``time_ms`` (the level's own time when None), and the
+    move its search found for the side to move once they end the opening (or None)."""
     from gridgames.gomoku.ai.opening_play import decide
 
     opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
                              actions)
     chosen = get_level(min(level, MAX_LEVEL))
     budget = time_ms if time_ms is not None else chosen.limit.time_ms or OPENING_TURN_MS
-    return list(decide(opening, budget, chosen.limit_for).actions)
+    decision = decide(opening, budget, chosen.limit_for)
+    return list(decision.actions), decision.move
 
 
 class GomokuService:
@@ -570,7 +573,7 @@ class GomokuService:
         assert opening is not None
         saved = game.saved
         # The game's own later turns are never refused: the turn before was acknowledged.
-        actions, _ = await self.engine.run(
+        (actions, move), elapsed_ms = await self.engine.run(
             computer_opening_actions, saved.width, saved.height, game.board.rule.value,
             opening.rule.value, list(opening.history), saved.level, saved.time_ms,
             key=game.id, priority=MOVE, bounded=False,
@@ -585,12 +588,22 @@ class GomokuService:
             log.exception("the computer's opening actions %s failed in game %s",
                           actions, game.id)
             return False
+        # A move found while deciding the last step is the computer's first move when it
+        # is to move then: played at once rather than searched for again.
+        board = after.board
+        if (move is None or not after.done or board.illegal_reason(move) is not None
+                or game.who(after.player(board.to_move)) != COMPUTER):
+            move = None
         # The task counts as finished before the actions are announced.
-        if not self._computer_after_opening(game, after):
+        if move is None and not self._computer_after_opening(game, after):
             game.task = None
         else:
             game.waiting = True  # its next turn is queued at once
         self._set_opening(game, after)
+        if move is not None:
+            if not self._computer_after(game, move):
+                game.task = None
+            self._push(game, move, round(elapsed_ms))
         return True
 
     def _search_started(self, game: Game, version: int) -> None:

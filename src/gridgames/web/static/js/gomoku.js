@@ -256,7 +256,7 @@ class GameView {
     this.hint = null;
     this.announced = null;
     this.progress = null;
-    this.offerPoints = [];  // the 5th moves black is choosing to offer (Soosõrv)
+    this.offerPoints = [];  // the 5th moves black is choosing to offer (or, Taraguchi, place)
     this.openingStep = null;
     this.token = tokenOf(id);
     this.shareLink = null;

@@ -22,7 +22,7 @@ from gridgames.cli.gomoku_view import Style, format_move, parse_move
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, InvalidMoveError, Point, Rule
 from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule, Player
-from gridgames.gomoku.records import load
+from gridgames.gomoku.records import GameRecord, load, save
 
 CENTRE = (7, 7)  # 8 H on 15x15
 MENU_PROMPT = "Select an option (1-5): "
@@ -189,8 +189,28 @@ def test_bad_inputs_get_a_clear_message_and_the_prompt_again(tmp_path: Path):
     game = phase.game()
     assert game.play() is GameEnd.QUIT
     assert "Player 2 (x) make a move: " in console.output
-    # A saved game holds the opening's stones too.
-    assert load(tmp_path / "game.json").moves == phase.opening.board.move_stack
+    # A saved game holds the opening's stones too, and the opening itself.
+    saved = load(tmp_path / "game.json")
+    assert saved.moves == phase.opening.board.move_stack
+    assert (saved.opening, saved.opening_actions) == (OpeningRule.SOOSORV,
+                                                      phase.opening.history)
+
+
+def test_a_game_loaded_with_its_opening_keeps_its_stones_and_colours(tmp_path: Path):
+    # Player 1 ends the Swap opening with white; the game goes on two moves.
+    opening = Opening.replay(OpeningRule.SWAP, Board(15),
+                             ["place h8", "place i8", "place j6", "choose black"])
+    board = opening.board.copy()
+    board.push_many([(0, 0), (14, 14)])
+    save(GameRecord.from_board(board, opening=opening), tmp_path / "swap.json")
+    console = ScriptedConsole([f"load {tmp_path / 'swap.json'}", "undo", "undo", "undo", "quit"])
+    game = Game(Settings(mode=Mode.HUMAN_HUMAN, width=15, height=15, pause=0), console)
+    assert game.play() is GameEnd.QUIT
+    assert game.player(Color.WHITE) is Player.FIRST  # the colours the opening gave
+    assert "Player 1 (x) make a move: " in console.output
+    assert console.text.count("Took back") == 2
+    assert "Nothing to undo: the opening's stones cannot be taken back." in console.output
+    assert game.board.move_stack == opening.board.move_stack
 
 
 # -- against the computer -----------------------------------------------------------
@@ -317,12 +337,13 @@ def test_the_move_found_during_the_opening_is_played_without_searching_again(mon
         raise AssertionError("searched again")
 
     monkeypatch.setattr(gomoku_game, "think", no_search)
-    board = Board(15)
-    board.push_many([(7, 7), (8, 7), (9, 9)])
-    console = ScriptedConsole(["quit"])
     # The second player took white and found 7 I while deciding.
-    game = Game(Settings(mode=Mode.HUMAN_COMPUTER, pause=0), console, board,
-                black=Player.FIRST, opening_moves=3, prepared_move=(8, 6))
+    opening = Opening.replay(OpeningRule.SWAP, Board(15),
+                             ["place h8", "place i8", "place j6", "choose white"])
+    assert opening.board.move_stack == [(7, 7), (8, 7), (9, 9)]
+    console = ScriptedConsole(["quit"])
+    game = Game(Settings(mode=Mode.HUMAN_COMPUTER, pause=0), console, opening.board.copy(),
+                opening=opening, prepared_move=(8, 6))
     assert game.play() is GameEnd.QUIT
     assert "Computer (x) plays 7 I (found while deciding the opening)" in console.output
     assert game.board.move_stack[-1] == (8, 6)

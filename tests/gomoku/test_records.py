@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from gridgames.gomoku import Board, Rule
+from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.records import (
     GameRecord,
     RecordError,
@@ -123,3 +126,40 @@ def test_bad_psq_records_say_what_is_wrong(tmp_path):
         from_psq("\n\n")
     with pytest.raises(RecordError, match="cannot read"):
         load(tmp_path / "missing.json")
+
+
+def swap_game() -> tuple[Board, Opening]:
+    opening = Opening.replay(OpeningRule.SWAP, Board(15), ["place h8", "place i9", "place j10",
+                                                           "choose white"])
+    board = opening.board.copy()
+    board.push((0, 0))
+    return board, opening
+
+
+def test_a_json_record_keeps_the_opening() -> None:
+    board, opening = swap_game()
+    record = GameRecord.from_board(board, opening=opening)
+    data = json.loads(to_json(record))
+    assert data["opening"] == "swap"
+    assert data["opening_actions"] == ["place h8", "place i9", "place j10", "choose white"]
+    again = from_json(to_json(record))
+    assert again == record
+    replayed = again.replay_opening()
+    assert replayed is not None and replayed.player(Color.BLACK) is opening.player(Color.BLACK)
+    # without an opening rule the record has no opening fields
+    assert "opening" not in json.loads(to_json(GameRecord.from_board(board)))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"opening": "pro"}, "unknown opening rule 'pro'"),
+    ({"opening_actions": "place h8"}, "opening_actions must be a list of texts"),
+    ({"opening_actions": ["place h8", "place h8"]}, r"action 2 \('place h8'\): h8 is occupied"),
+    ({"opening_actions": ["place h8", "place i9", "place j9", "choose white"]},
+     "opening's stones are not the game's first moves"),
+])
+def test_a_json_record_with_a_broken_opening_is_refused(change: dict, message: str) -> None:
+    board, opening = swap_game()
+    data = json.loads(to_json(GameRecord.from_board(board, opening=opening)))
+    data.update(change)
+    with pytest.raises(RecordError, match=message):
+        from_json(json.dumps(data))

@@ -151,9 +151,10 @@ def test_a_swap2_opening_between_two_humans_then_moves(client: TestClient) -> No
     assert state["moves"][5:] == [[0, 0], [14, 14]]
     assert_error(client.post(f"{GAMES}/{game_id}/opening", json={"action": "choose black"},
                              headers=player(game_id)), 409, "opening_over")
-    # The record holds every stone, the opening's first.
+    # The record holds every stone, the opening's first, and the opening itself.
     record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
     assert record["moves"] == state["moves"]
+    assert (record["opening"], record["opening_actions"]) == ("swap2", opening["history"])
 
 
 def test_taraguchi_between_two_humans_offers_at_the_fifth(client: TestClient) -> None:

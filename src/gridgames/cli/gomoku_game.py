@@ -20,7 +20,7 @@ from threading import Event
 from typing import TYPE_CHECKING, TypeVar
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
-from gridgames.gomoku.opening_rules import OpeningRule, Player
+from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
 from gridgames.gomoku.records import GameRecord, RecordError, load, save
 
 from .gomoku_view import (
@@ -221,21 +221,25 @@ class GameEnd(Enum):
 class Game:
     """A game from the first move (or a given position) to a result or ``quit``.
 
-    After an opening, ``board`` holds its stones, ``black`` is the player it gave
-    black, ``opening_moves`` the stones undo keeps, and ``prepared_move`` the
-    computer's move found while deciding its last opening action, if any.
+    After an ``opening``, ``board`` holds its stones (which undo keeps), the opening
+    says which player has black, and ``prepared_move`` is the computer's move found
+    while deciding its last opening action, if any.
     """
 
     def __init__(self, settings: Settings, console: Console, board: Board | None = None, *,
-                 black: Player = Player.FIRST, opening_moves: int = 0,
-                 prepared_move: Point | None = None) -> None:
+                 opening: Opening | None = None, prepared_move: Point | None = None) -> None:
         self.settings = settings
         self.console = console
         self.board = board if board is not None else settings.new_board()
         self.style = Style(settings.symbols, console.color)
-        self.black = black
-        self.opening_moves = opening_moves
         self.prepared_move = prepared_move
+        self.begin_with(opening)
+
+    def begin_with(self, opening: Opening | None) -> None:
+        """The finished opening the game on the board began with (``None``: none)."""
+        self.opening = opening
+        self.black = Player.FIRST if opening is None else opening.player(Color.BLACK)
+        self.opening_moves = 0 if opening is None else len(opening.board)
 
     # -- names ---------------------------------------------------------------
 
@@ -432,7 +436,7 @@ class Game:
             self.console.say("Usage: save FILE (FILE.psq for Piskvork format, else JSON).")
             return
         record = GameRecord.from_board(self.board, black=self.record_name(Color.BLACK),
-                                       white=self.record_name(Color.WHITE))
+                                       white=self.record_name(Color.WHITE), opening=self.opening)
         try:
             save(record, path)
         except OSError as error:
@@ -445,12 +449,15 @@ class Game:
             self.console.say("Usage: load FILE (a .psq or JSON game record).")
             return False
         try:
-            board = load(path, rule=self.board.rule).to_board()
+            record = load(path, rule=self.board.rule)
+            board = record.to_board()
+            opening = record.replay_opening()
         except RecordError as error:
             self.console.say(f"Load failed: {error}")
             return False
         self.board = board
-        self.opening_moves, self.prepared_move = 0, None  # another game: its moves may be undone
+        self.prepared_move = None
+        self.begin_with(opening)  # its opening's stones stay, and who had black
         self.console.say(f"Loaded {path}: {board.rule.value}, {board.width}x{board.height}, "
                          f"{len(board)} moves.")
         self.show_board()

@@ -191,9 +191,7 @@ class OpeningPhase:
 
     def game(self) -> Game:
         """The game that follows the finished opening, from its stones and colours."""
-        board = self.opening.board
-        return Game(self.settings, self.console, board,
-                    black=self.opening.player(Color.BLACK), opening_moves=len(board),
+        return Game(self.settings, self.console, self.opening.board.copy(), opening=self.opening,
                     prepared_move=self.prepared_move)
 
     def introduce(self) -> None:

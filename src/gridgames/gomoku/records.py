@@ -13,6 +13,9 @@ level:3
 0
 >>> from_json(to_json(record)) == record
 True
+
+A game played under an opening rule keeps it in the JSON record: the rule and
+its actions (``opening``, ``opening_actions``), whose stones are the first moves.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, Point, check_size
+from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -46,10 +50,15 @@ class GameRecord:
     result: str = "*"
     black: str = ""
     white: str = ""
+    # The opening rule the game began under, and its actions (their stones are the
+    # first moves); .psq files have no place for them.
+    opening: OpeningRule = OpeningRule.FREE
+    opening_actions: list[str] = field(default_factory=list)
 
     @classmethod
     def from_board(cls, board: Board, *, black: str = "", white: str = "",
-                   times_ms: list[int] | None = None) -> GameRecord:
+                   times_ms: list[int] | None = None,
+                   opening: Opening | None = None) -> GameRecord:
         outcome = board.outcome()
         return cls(
             width=board.width,
@@ -60,6 +69,8 @@ class GameRecord:
             result="*" if outcome is None else outcome.result,
             black=black,
             white=white,
+            opening=OpeningRule.FREE if opening is None else opening.rule,
+            opening_actions=[] if opening is None else list(opening.history),
         )
 
     def to_board(self) -> Board:
@@ -72,11 +83,31 @@ class GameRecord:
             board.push(move)
         return board
 
+    def replay_opening(self) -> Opening | None:
+        """The opening the game began under (``None`` without one); raises RecordError
+        when its actions cannot be replayed or their stones are not the first moves."""
+        if self.opening is OpeningRule.FREE:
+            return None
+        try:
+            opening = Opening.replay(self.opening, Board(self.width, self.height, rule=self.rule),
+                                     self.opening_actions)
+        except ValueError as error:
+            raise RecordError(f"the {self.opening.display_name} opening: {error}") from None
+        stones = opening.board.move_stack
+        if self.moves[: len(stones)] != stones or (not opening.done and self.moves != stones):
+            raise RecordError(f"the {self.opening.display_name} opening's stones are not the "
+                              "game's first moves")
+        return opening
+
 
 def to_json(record: GameRecord) -> str:
     data = asdict(record)
     data["rule"] = record.rule.value
     data["moves"] = [list(m) for m in record.moves]
+    if record.opening is OpeningRule.FREE:
+        del data["opening"], data["opening_actions"]
+    else:
+        data["opening"] = record.opening.value
     data["format"] = "gridgames-gomoku"
     return json.dumps(data, indent=2)
 
@@ -123,9 +154,18 @@ def from_json(text: str) -> GameRecord:
     result = data.get("result", "*")
     if result not in RESULTS:
         raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
+    try:
+        opening = OpeningRule.parse(str(data.get("opening", "free")))
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    actions = data.get("opening_actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError("opening_actions must be a list of texts such as 'place h8'")
     record = GameRecord(width, height, rule, moves, times, result,
-                        str(data.get("black", "")), str(data.get("white", "")))
+                        str(data.get("black", "")), str(data.get("white", "")),
+                        opening, actions)
     record.to_board()  # validates every move
+    record.replay_opening()  # and the opening's actions
     return record
 
 

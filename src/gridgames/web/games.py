@@ -406,6 +406,7 @@ class GomokuService:
             black=_player_name(saved.black, saved.level),
             white=_player_name(saved.white, saved.level),
             times_ms=list(game.times_ms),
+            opening=game.opening,
         )
         return to_psq(record) if fmt == "psq" else to_json(record)
 

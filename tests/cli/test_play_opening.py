@@ -136,7 +136,7 @@ def test_a_swap2_opening_between_humans_then_a_game_to_a_win_and_another_opening
     assert "Player 1 (x) make a move: " in console.output
     assert "Player 2 (o) make a move: " in console.output
     assert "Player 1 (x) wins! The winning line (marked *) is 1 A, 1 B, 1 C, 1 D, 1 E." in text
-    assert text.count("Swap2 opening: player 1 places three stones") == 2
+    assert text.count("Swap2 opening: the first player places three stones") == 2
     assert console.output[-1] == "Thank you for playing!"
 
 

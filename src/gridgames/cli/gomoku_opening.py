@@ -14,27 +14,10 @@ import re
 import time
 
 from gridgames.gomoku import Color, IllegalMoveError, InvalidMoveError, Point
-from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule, Player
+from gridgames.gomoku.opening_rules import Opening, OpeningError, Player
 
 from .gomoku_game import Console, Game, Mode, Settings, busy
 from .gomoku_view import Style, format_move, parse_move, render_board
-
-RULE_SUMMARIES = {
-    OpeningRule.FREE: "player 1 plays black and moves first",
-    OpeningRule.SWAP: "player 1 places three stones (black, white, black), then player 2 "
-                      "chooses a colour; white plays the 4th stone",
-    OpeningRule.SWAP2: "player 1 places three stones (black, white, black); player 2 chooses "
-                       "a colour, or places two more stones (white, black) and leaves the "
-                       "choice to player 1",
-    OpeningRule.SOOSORV: "renju's championship rule (allowed under any rule): player 1 "
-                         "places the first three stones in the centre; player 2 may swap; "
-                         "white places the 4th stone and declares how many 5th moves black "
-                         "must offer; black may swap, then offers them; white picks one",
-    OpeningRule.TARAGUCHI: "a renju rule (allowed under any rule): the player of the colour "
-                           "to move places each of the first five stones, each a ring further "
-                           "from the centre, and the other player may swap after each; at the "
-                           "5th, black may instead offer 10 fifth moves, and white picks one",
-}
 
 OPENING_HELP = """\
 During the opening, type what the line above the prompt asks for:
@@ -198,7 +181,7 @@ class OpeningPhase:
         rule = self.opening.rule
         say = self.console.say
         say()
-        say(f"{rule.display_name} opening: {RULE_SUMMARIES[rule]}.")
+        say(f"{rule.display_name} opening: {rule.description}.")
         if self.settings.mode is Mode.HUMAN_COMPUTER:
             say("You are player 1: you begin the opening; the computer is player 2.")
         elif self.settings.mode is Mode.COMPUTER_HUMAN:
@@ -232,7 +215,7 @@ class OpeningPhase:
                 return False
             if word == "help":
                 rule = opening.rule
-                self.console.say(f"{rule.display_name}: {RULE_SUMMARIES[rule]}.")
+                self.console.say(f"{rule.display_name}: {rule.description}.")
                 self.console.say(OPENING_HELP)
                 continue
             if word in NOT_DURING_OPENING:

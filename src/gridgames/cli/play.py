@@ -20,7 +20,7 @@ from gridgames.gomoku.opening_rules import OpeningRule
 from gridgames.gomoku.records import load
 
 from .gomoku_game import Console, Game, GameEnd, Mode, Settings
-from .gomoku_opening import RULE_SUMMARIES, OpeningPhase
+from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
 from .options import opening_rule
 
@@ -277,7 +277,7 @@ def main_menu(settings: Settings, console: Console, start: Board | None = None) 
                 for rule in Rule
             )
             openings = "\n".join(
-                textwrap.fill(f"{rule.value}: {RULE_SUMMARIES[rule]}", width=76,
+                textwrap.fill(f"{rule.value}: {rule.description}", width=76,
                               initial_indent="  ", subsequent_indent="      ")
                 for rule in OpeningRule
             )
@@ -400,7 +400,7 @@ def settings_menu(settings: Settings, console: Console) -> None:
         elif choice == "3":
             openings = list(OpeningRule)
             index = ask_choice(console, "Opening rule:",
-                               [f"{o.display_name}: {RULE_SUMMARIES[o]}" for o in openings],
+                               [f"{o.display_name}: {o.description}" for o in openings],
                                openings.index(settings.opening))
             settings.opening = openings[index]
         elif choice == "4":

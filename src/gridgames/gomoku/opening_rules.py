@@ -81,6 +81,26 @@ class OpeningRule(StrEnum):
                 "taraguchi": f"Taraguchi-{TARAGUCHI_OFFERS}"}[self.value]
 
     @property
+    def description(self) -> str:
+        """The rule in a sentence, for people choosing one."""
+        return {
+            "free": "black simply moves first",
+            "swap": "the first player places three stones (black, white, black); the second "
+                    "chooses a colour; white plays the 4th stone",
+            "swap2": "the first player places three stones (black, white, black); the second "
+                     "chooses a colour, or places two more stones (white, black) and leaves "
+                     "the choice to the first",
+            "soosorv": "renju's championship rule: the first player places one of the 26 "
+                       "canonical openings; the second may swap; white places the 4th stone "
+                       "and declares how many 5th moves black must offer; black may swap, then "
+                       "offers them; white picks one",
+            "taraguchi": "a renju rule: the player of the colour to move places each of the "
+                         "first five stones, each a ring further from the centre, and the other "
+                         "player may swap after each; at the 5th, black may instead offer 10 "
+                         "fifth moves, and white picks one",
+        }[self.value]
+
+    @property
     def default_offers(self) -> int:
         """Soosõrv's largest declaration, or the fifth moves Taraguchi's black offers."""
         return TARAGUCHI_OFFERS if self is OpeningRule.TARAGUCHI else SOOSORV_OFFERS

@@ -121,20 +121,6 @@ def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
     ))
 
 
-# What each opening rule is, for the setup page.
-OPENING_DESCRIPTIONS = {
-    OpeningRule.FREE: "black simply moves first",
-    OpeningRule.SWAP: "the first player places three stones (black, white, black); the "
-                      "second chooses a colour",
-    OpeningRule.SWAP2: "as Swap, but the second player may instead place two more stones "
-                       "and leave the choice of colour to the first",
-    OpeningRule.SOOSORV: "renju's championship rule: a standard opening, two chances to "
-                         "swap, and black offers 5th moves for white to pick from",
-    OpeningRule.TARAGUCHI: "a renju rule: the first five stones each a ring further out, a "
-                           "chance to swap after each, or 10 fifth moves offered to white",
-}
-
-
 # -- Gomoku --------------------------------------------------------------------
 
 
@@ -152,7 +138,7 @@ def _options_json() -> bytes:
                 for lv in LEVELS],
         openings=[s.OpeningInfo(name=rule, title=rule.display_name if rule is not
                                 OpeningRule.FREE else "None",
-                                description=OPENING_DESCRIPTIONS[rule]) for rule in OpeningRule],
+                                description=rule.description) for rule in OpeningRule],
         min_size=s.MIN_BOARD,
         max_size=s.MAX_BOARD,
     ).model_dump_json().encode()

@@ -405,8 +405,11 @@ def test_swap2_against_the_computer_in_the_real_program(tmp_path: Path):
     child.expect(r"Computer places \d+ [A-O], \d+ [A-O] and \d+ [A-O]\.",
                  timeout=ENGINE_TIMEOUT)
     prompt = "You, type black, white or a point: "
-    answer(child, prompt, "hint")
-    child.expect_exact("Hint is not available during the opening.")
+    answer(child, prompt, "hint")  # what the computer would do as player 2
+    child.expect(r"Hint: in your place the computer (chooses (black|white) \([ox]\)|places "
+                 r"\d+ [A-O] and \d+ [A-O])\.", timeout=ENGINE_TIMEOUT)
+    answer(child, prompt, "undo")
+    child.expect_exact("Undo is not available during the opening.")
     answer(child, prompt, "white")
     child.expect_exact("The opening is over: you play white (x); the computer plays black (o).")
     answer(child, "Player 2 (x) make a move: ", "1 A")  # far from the computer's stones

@@ -633,7 +633,12 @@ def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -
     assert "Swap2" in page.locator("#game-title").inner_text()
     assert page.locator("#opening-prompt").inner_text() == "You: place the 1st stone (black)"
     assert page.locator("#status-text").inner_text() == "Opening (Swap2) · your turn"
-    assert page.locator("#undo").is_disabled() and page.locator("#hint").is_disabled()
+    assert page.locator("#undo").is_disabled()
+    # A hint in the opening: what the computer would place, marked on the board.
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#hint-text').textContent"
+                           ".startsWith('Hint: place ')")
+    assert page.locator("#board .hint-ring").count() == 1
     # The first player's three stones, by clicks.
     for point in [(7, 7), (8, 6), (6, 5)]:
         page.wait_for_selector("#board.playable")

@@ -290,6 +290,30 @@ def test_the_move_found_while_choosing_is_played_without_a_second_search(
     assert state["last_search"] is None  # no search after the choice's own
 
 
+def test_a_hint_in_the_opening_is_an_action_the_opening_takes(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, rule="renju", opening="soosorv")["id"]
+    hints = []
+    for _ in range(9):  # two humans through Soosõrv: every step's hint taken as it is
+        state = client.get(f"{GAMES}/{game_id}").json()
+        if state["opening"]["done"]:
+            break
+        response = client.get(f"{GAMES}/{game_id}/opening/hint")
+        assert response.status_code == 200, response.text
+        hint = response.json()
+        kind, *_ = hint["actions"][0].split()
+        assert kind in state["opening"]["allowed"]
+        named = {"place", "offer", "pick"}
+        assert bool(hint["points"]) == (kind in named)
+        for action in hint["actions"]:
+            state = act(client, game_id, action)
+        hints.append(kind)
+    assert state["opening"]["done"] and len(state["moves"]) == 5
+    assert hints[:3] == ["place", "choose", "place"]  # the first three stones at once
+    assert_error(client.get(f"{GAMES}/{game_id}/opening/hint"), 409, "opening_over")
+    free = new_game(client)["id"]
+    assert_error(client.get(f"{GAMES}/{free}/opening/hint"), 409, "no_opening")
+
+
 # -- refusals ------------------------------------------------------------------------
 
 

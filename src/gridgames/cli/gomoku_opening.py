@@ -12,9 +12,13 @@ from __future__ import annotations
 import random
 import re
 import time
+from typing import TYPE_CHECKING
 
 from gridgames.gomoku import Color, IllegalMoveError, InvalidMoveError, Point
 from gridgames.gomoku.opening_rules import Opening, OpeningError, Player
+
+if TYPE_CHECKING:
+    from gridgames.gomoku.ai.opening_play import Decision
 
 from .gomoku_game import Console, Game, Mode, Settings, busy
 from .gomoku_view import Style, format_move, parse_move, render_board
@@ -26,13 +30,14 @@ During the opening, type what the line above the prompt asks for:
   a number         declare how many 5th moves black must offer
   several points   offer 5th moves: 6 H, 7 J, 10 G (or H6 J7 G10)
 The full forms work too: place 8 H, choose white, declare 3, offer 6 H 7 J, pick 7 J.
+  hint             what the computer would do in your place
   help             show this help
   quit             leave this game and go back to the main menu
-Undo, hint, save and load work once the opening is over."""
+Undo, save and load work once the opening is over."""
 
 ACTIONS = ("place", "choose", "declare", "offer", "pick")
 COLOR_WORDS = {"black": "black", "b": "black", "white": "white", "w": "white"}
-NOT_DURING_OPENING = ("undo", "hint", "save", "load")
+NOT_DURING_OPENING = ("undo", "save", "load")
 
 _RENJU_NAME = re.compile(r"\b[a-z]{1,2}\d{1,2}\b")
 _QUOTED = re.compile(r"('[^']*')")
@@ -218,7 +223,9 @@ class OpeningPhase:
                 self.console.say(f"{rule.display_name}: {rule.description}.")
                 self.console.say(OPENING_HELP)
                 continue
-            if word in NOT_DURING_OPENING:
+            if word == "hint":
+                self.give_hint()
+            elif word in NOT_DURING_OPENING:
                 self.console.say(f"{word.capitalize()} is not available during the opening.")
             elif not text:
                 self.console.say(f"Please type {input_forms(opening)}, or help.")
@@ -232,17 +239,10 @@ class OpeningPhase:
 
     def computer_step(self, player: Player) -> bool:
         """Decide and apply the computer's actions; False if the computer failed."""
-        from gridgames.gomoku.ai import get_level
-        from gridgames.gomoku.ai.opening_play import decide
-
         label = self.label(player)
         self.console.say(self.step_line(player))
-        limit_for = get_level(self.settings.level).limit_for
-        budget_ms = self.settings.move_time_ms  # the time of one move, as in the game
         try:
-            decision = busy(self.console, f"{label} is thinking...",
-                            lambda stop: decide(self.opening, budget_ms, limit_for, stop=stop,
-                                                rng=self.rng))
+            decision = self.decide(f"{label} is thinking...")
             done = self.apply_and_describe(decision.actions)
         except Exception as error:  # an engine fault ends this game, not the program
             self.console.say(f"The computer could not act: {error}")
@@ -252,9 +252,34 @@ class OpeningPhase:
         self.prepared_move = decision.move if self.opening.done else None
         return True
 
-    def apply_and_describe(self, actions: tuple[str, ...]) -> str:
-        """Apply the computer's actions; what it did, in words (``places 8 H and 9 I``)."""
+    def decide(self, activity: str) -> Decision:
+        """The computer's actions for the player to act, at its level and time per move."""
+        from gridgames.gomoku.ai import get_level
+        from gridgames.gomoku.ai.opening_play import decide
+
+        limit_for = get_level(self.settings.level).limit_for
+        budget_ms = self.settings.move_time_ms  # the time of one move, as in the game
+        return busy(self.console, activity,
+                    lambda stop: decide(self.opening, budget_ms, limit_for, stop=stop,
+                                        rng=self.rng))
+
+    def give_hint(self) -> None:
+        """What the computer would do in the place of the player to act, in words."""
         opening = self.opening
+        try:
+            decision = self.decide("Looking for a good step...")
+        except Exception as error:  # an engine fault costs the hint, not the game
+            self.console.say(f"No hint available: {error}")
+            return
+        trial = Opening.replay(opening.rule, self.settings.new_board(), opening.history,
+                               max_offers=opening.max_offers, name=format_move)
+        done = self.apply_and_describe(decision.actions, trial)
+        self.console.say(f"Hint: in your place the computer {done}.")
+
+    def apply_and_describe(self, actions: tuple[str, ...], opening: Opening | None = None) -> str:
+        """Apply the computer's actions to ``opening`` (this game's by default); what it did,
+        in words (``places 8 H and 9 I``)."""
+        opening = opening or self.opening
         board = opening.board
         parts: list[str] = []
         placed: list[str] = []

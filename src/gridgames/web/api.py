@@ -222,6 +222,14 @@ async def hint(game_id: str, service: Service) -> s.SearchOut:
     return search_out(searched.result, searched.queued_ms)
 
 
+@router.get("/gomoku/games/{game_id}/opening/hint", response_model=s.OpeningHint,
+            responses={**_ERRORS, **_BUSY}, tags=["gomoku"])
+async def opening_hint(game_id: str, service: Service) -> s.OpeningHint:
+    """What the computer would do for the human to act in the opening (a hint)."""
+    actions, points = await service.opening_hint(game_id)
+    return s.OpeningHint(actions=actions, points=_pairs(points))
+
+
 @router.get("/gomoku/games/{game_id}/record", responses={
     **_ERRORS, 200: {"content": {"text/plain": {}, "application/json": {}}}}, tags=["gomoku"])
 async def download_record(game_id: str, service: Service,

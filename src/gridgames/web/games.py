@@ -19,7 +19,7 @@ import contextlib
 import functools
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
@@ -206,6 +206,18 @@ def computer_opening_actions(width: int, height: int, rule: str, opening_rule: s
     return list(decision.actions), decision.move
 
 
+def opening_advice(width: int, height: int, rule: str, opening_rule: str,
+                   actions: list[str]) -> list[str]:
+    """In an engine worker: what the computer would do in the opening after ``actions``,
+    for the player to act, within a hint's limit."""
+    from gridgames.gomoku.ai.opening_play import decide
+
+    opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
+                             actions)
+    budget = HINT_LIMIT.time_ms or OPENING_TURN_MS
+    return list(decide(opening, budget, lambda ms: replace(HINT_LIMIT, time_ms=ms)).actions)
+
+
 class GomokuService:
     """Creates, plays, undoes and saves games, and runs the computer's moves."""
 
@@ -372,6 +384,24 @@ class GomokuService:
             raise NotYourTurnError("the computer is to move")
         return await self.engine.search(game.board.copy(), HINT_LIMIT, priority=BACKGROUND,
                                         key=game.id)
+
+    async def opening_hint(self, game_id: str) -> tuple[list[str], list[Point]]:
+        """The actions the computer would take for the human to act in the opening, and
+        the points its first one names (stones, offers or the pick)."""
+        game = self.get(game_id)
+        opening = game.opening
+        if opening is None:
+            raise NoOpeningError("this game has no opening rule: ask for a move's hint")
+        if opening.done:
+            raise OpeningOverError("the opening is over: ask for a move's hint")
+        if game.opening_actor != HUMAN:
+            raise NotYourTurnError("it is the computer's turn in the opening")
+        actions, _ = await self.engine.run(
+            opening_advice, game.saved.width, game.saved.height, game.board.rule.value,
+            opening.rule.value, list(opening.history), key=game.id, priority=BACKGROUND)
+        kind, *words = actions[0].split()
+        points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
+        return actions, points
 
     def act(self, game_id: str, text: str) -> Game:
         """A human's action in the opening (``place h8``, ``choose white``...); raises a

@@ -80,6 +80,14 @@ class Move(Strict):
     y: int = Field(ge=0, le=MAX_BOARD - 1, description="row, 0 at the top")
 
 
+class OpeningHint(BaseModel):
+    """What the computer would do for the player to act in the opening."""
+
+    actions: list[str] = Field(description="the actions, in order, as POST .../opening "
+                               "takes them (e.g. ['choose white'] or ['place h7', 'place j9'])")
+    points: PointList = Field(description="the points the first action names, [x, y] each")
+
+
 class OpeningAction(Strict):
     """An action in the opening, as text."""
 

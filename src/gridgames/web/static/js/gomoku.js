@@ -316,7 +316,10 @@ class GameView {
     if (!state.thinking || state.version !== this.progress?.version) this.progress = null;
     // A new step of the opening: the offers being chosen belonged to the last one.
     const step = state.opening?.history.length ?? null;
-    if (step !== this.openingStep) this.offerPoints = [];
+    if (step !== this.openingStep) {
+      this.offerPoints = [];
+      if (step !== null) this.hint = null;  // a hint was for the step before
+    }
     this.openingStep = step;
     this.state = state;
     this.version = state.version;
@@ -391,7 +394,7 @@ class GameView {
     this.renderOpening();
     const humanToMove = !s.outcome && !opening && s.players[s.to_move] === "human";
     const playing = this.token !== null;
-    $("#hint").disabled = !playing || !humanToMove || this.hintPending;
+    $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || this.hintPending;
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only
     // the computer's first move), nothing to undo.
     const stones = s.opening?.stones ?? 0;
@@ -399,7 +402,9 @@ class GameView {
       || !s.moves.some((_, i) => i >= stones && s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
-    $("#hint-text").textContent = this.hint
+    $("#hint-text").textContent = this.hint?.actions
+      ? `Hint: ${this.hint.actions.join(", then ")}`
+      : this.hint
       ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})`
       : this.shareLink ? `Link to watch this game: ${this.shareLink}` : "";
   }
@@ -503,6 +508,19 @@ class GameView {
     });
   }
 
+  // What the computer would do in the opening: said, its stone or pick marked, its
+  // offers chosen (ready for Offer), its count filled in.
+  async askOpeningHint() {
+    const id = this.id;
+    const step = this.openingStep;
+    const hint = await get(`/gomoku/games/${id}/opening/hint`);
+    if (this.id !== id || this.openingStep !== step) return;
+    const [kind, count] = hint.actions[0].split(" ");
+    if (kind === "offer") this.offerPoints = hint.points;
+    if (kind === "declare") $("#opening-count").value = count;
+    this.hint = { actions: hint.actions, move: ["place", "pick"].includes(kind) ? hint.points[0] : null };
+  }
+
   // A click in the opening: a stone to place, an offer to choose (or drop again), or
   // the offer to pick.
   openingClick(point, opening) {
@@ -558,7 +576,9 @@ class GameView {
     this.render();
     const id = this.id;
     const moves = this.state.moves.length;
+    const opening = this.state.opening && !this.state.opening.done;
     try {
+      if (opening) return await this.askOpeningHint();
       const hint = await get(`/gomoku/games/${id}/hint`);
       // Only for the position it was asked for.
       if (this.id === id && this.state.moves.length === moves) this.hint = hint;

@@ -39,8 +39,6 @@ ACTIONS = ("place", "choose", "declare", "offer", "pick")
 COLOR_WORDS = {"black": "black", "b": "black", "white": "white", "w": "white"}
 NOT_DURING_OPENING = ("undo", "save", "load")
 
-_RENJU_NAME = re.compile(r"\b[a-z]{1,2}\d{1,2}\b")
-_QUOTED = re.compile(r"('[^']*')")
 _SCREEN_POINT = re.compile(r"\d+\s*[a-z]+|[a-z]+\s*\d+")
 
 

@@ -53,7 +53,12 @@ from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.notation import format_position, parse_position
-from gridgames.gomoku.opening_rules import RENJU_OPENINGS, canonical_opening, opening_name
+from gridgames.gomoku.opening_rules import (
+    RENJU_OPENINGS,
+    board_symmetries,
+    canonical_opening,
+    opening_name,
+)
 from gridgames.gomoku.openings import load_openings
 
 SIZE = 15
@@ -67,10 +72,7 @@ Point = tuple[int, int]
 
 def transforms(point: Point, size: int = SIZE) -> list[Point]:
     """``point`` under the 8 symmetries of a size x size board (rotations and mirrors)."""
-    c = size - 1
-    x, y = point
-    return [(x, y), (c - x, y), (x, c - y), (c - x, c - y),
-            (y, x), (c - y, x), (y, c - x), (c - y, c - x)]
+    return [image(point) for image in board_symmetries(size, size)]
 
 
 def canonical_key(moves: Sequence[Point], size: int = SIZE) -> tuple[tuple[Point, ...], ...]:

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think
+from gridgames.gomoku.opening_rules import board_symmetries
 from gridgames.gomoku.puzzles import (
     AVOID_FOULS,
     FOUL_TRAP,
@@ -114,15 +115,9 @@ class Tally:
 
 def symmetry_key(board: Board) -> tuple[object, ...]:
     """The same for positions equal under a reflection or rotation of the board."""
-    size_w, size_h = board.width - 1, board.height - 1
-    maps = [lambda x, y: (x, y), lambda x, y: (size_w - x, y),
-            lambda x, y: (x, size_h - y), lambda x, y: (size_w - x, size_h - y)]
-    if board.width == board.height:
-        maps += [lambda x, y: (y, x), lambda x, y: (size_h - y, x),
-                 lambda x, y: (y, size_w - x), lambda x, y: (size_h - y, size_w - x)]
     black, white = board.stones(Color.BLACK), board.stones(Color.WHITE)
-    forms = [(tuple(sorted(f(*p) for p in black)), tuple(sorted(f(*p) for p in white)))
-             for f in maps]
+    forms = [(tuple(sorted(map(image, black))), tuple(sorted(map(image, white))))
+             for image in board_symmetries(board.width, board.height)]
     return (board.rule.value, board.width, board.height, board.to_move, min(forms))
 
 

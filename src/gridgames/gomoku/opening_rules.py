@@ -445,30 +445,39 @@ def renju_opening_code(board: Board) -> str | None:
     """
     if len(board) < 3:
         return None
-    cx, cy = board.width // 2, board.height // 2
-    first, second, third = ((x - cx, y - cy) for x, y in board.move_stack[:3])
-    if first != (0, 0):
+    # the stones where they would stand on 15×15, about its centre h8
+    dx, dy = 7 - board.width // 2, 7 - board.height // 2
+    first, second, third = ((x + dx, y + dy) for x, y in board.move_stack[:3])
+    if first != (7, 7):
         return None
     for code, _name, third_name in RENJU_OPENINGS:
-        white = (0, -1) if code.endswith("D") else (1, -1)
-        x, y = parse_point(third_name, 15, 15)
-        for turn in _TURNS:
-            if turn(second) == white and turn(third) == (x - 7, y - 7):
+        white = (7, 6) if code.endswith("D") else (8, 6)  # h9 or i9
+        black = parse_point(third_name, 15, 15)
+        for turn in board_symmetries(15, 15):
+            if turn(second) == white and turn(third) == black:
                 return code
     return None
-
-
-# The eight ways to turn or mirror a point about the centre.
-_TURNS: tuple[Callable[[Point], Point], ...] = (
-    lambda p: p, lambda p: (-p[0], p[1]), lambda p: (p[0], -p[1]), lambda p: (-p[0], -p[1]),
-    lambda p: (p[1], p[0]), lambda p: (-p[1], p[0]), lambda p: (p[1], -p[0]),
-    lambda p: (-p[1], -p[0]),
-)
 
 
 def steps_from_centre(board: Board, point: Point) -> int:
     """0 for the centre, 1 for the rest of the central 3×3, 2 for the central 5×5..."""
     return max(abs(point[0] - board.width // 2), abs(point[1] - board.height // 2))
+
+
+def board_symmetries(width: int, height: int) -> list[Callable[[Point], Point]]:
+    """The reflections and rotations of a width×height board, as functions on points: the
+    identity first, 8 on a square board and 4 on another.
+
+    >>> [image((1, 0)) for image in board_symmetries(5, 5)]
+    [(1, 0), (3, 0), (1, 4), (3, 4), (0, 1), (4, 1), (0, 3), (4, 3)]
+    """
+    w, h = width - 1, height - 1
+    maps = [lambda p: p, lambda p: (w - p[0], p[1]), lambda p: (p[0], h - p[1]),
+            lambda p: (w - p[0], h - p[1])]
+    if w == h:
+        maps += [lambda p: (p[1], p[0]), lambda p: (w - p[1], p[0]),
+                 lambda p: (p[1], w - p[0]), lambda p: (w - p[1], w - p[0])]
+    return maps
 
 
 def symmetries(board: Board) -> list[Callable[[Point], Point]]:
@@ -479,12 +488,6 @@ def symmetries(board: Board) -> list[Callable[[Point], Point]]:
     >>> len(symmetries(board))  # the identity and the flip top to bottom
     2
     """
-    w, h = board.width - 1, board.height - 1
-    maps = [lambda p: p, lambda p: (w - p[0], p[1]), lambda p: (p[0], h - p[1]),
-            lambda p: (w - p[0], h - p[1])]
-    if w == h:
-        maps += [lambda p: (p[1], p[0]), lambda p: (w - p[1], p[0]),
-                 lambda p: (p[1], w - p[0]), lambda p: (w - p[1], w - p[0])]
     stones = {p: board[p] for p in board}
-    return [image for image in maps
+    return [image for image in board_symmetries(board.width, board.height)
             if all(stones.get(image(p)) == color for p, color in stones.items())]

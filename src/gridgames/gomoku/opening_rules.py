@@ -39,7 +39,7 @@ and replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum, StrEnum
 
 from gridgames.gomoku.board import Board, Color, Point
@@ -413,6 +413,25 @@ class Opening:
         """The largest number of fifth moves white may declare now (fewer on a board with
         few distinct ones)."""
         return min(self.max_offers, len(self.fifth_move_classes()))
+
+
+def game_opening(rule: OpeningRule, board: Board, actions: Iterable[str],
+                 moves: Sequence[Point]) -> Opening | None:
+    """The opening a game of ``moves`` began with: ``actions`` under ``rule`` replayed on
+    the empty ``board`` (``None`` without an opening rule). An OpeningError says so when
+    an action fails, or when its stones are not the game's first moves (all of them while
+    the opening is under way)."""
+    if rule is OpeningRule.FREE:
+        return None
+    try:
+        opening = Opening.replay(rule, board, actions)
+    except OpeningError as error:
+        raise OpeningError(f"the {rule.display_name} opening: {error}") from None
+    stones = opening.board.move_stack
+    if list(moves[: len(stones)]) != stones or (not opening.done and list(moves) != stones):
+        raise OpeningError(f"the {rule.display_name} opening's stones are not the game's "
+                           "first moves")
+    return opening
 
 
 def canonical_opening(code: str) -> str:

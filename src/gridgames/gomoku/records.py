@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, Point, check_size
-from gridgames.gomoku.opening_rules import Opening, OpeningRule
+from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -86,18 +86,11 @@ class GameRecord:
     def replay_opening(self) -> Opening | None:
         """The opening the game began under (``None`` without one); raises RecordError
         when its actions cannot be replayed or their stones are not the first moves."""
-        if self.opening is OpeningRule.FREE:
-            return None
         try:
-            opening = Opening.replay(self.opening, Board(self.width, self.height, rule=self.rule),
-                                     self.opening_actions)
+            return game_opening(self.opening, Board(self.width, self.height, rule=self.rule),
+                                self.opening_actions, self.moves)
         except ValueError as error:
-            raise RecordError(f"the {self.opening.display_name} opening: {error}") from None
-        stones = opening.board.move_stack
-        if self.moves[: len(stones)] != stones or (not opening.done and self.moves != stones):
-            raise RecordError(f"the {self.opening.display_name} opening's stones are not the "
-                              "game's first moves")
-        return opening
+            raise RecordError(str(error)) from None
 
 
 def to_json(record: GameRecord) -> str:

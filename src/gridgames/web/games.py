@@ -24,7 +24,7 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
-from gridgames.gomoku.opening_rules import Opening, OpeningRule
+from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
     GameRecord,
@@ -460,15 +460,9 @@ class GomokuService:
     def _load(self, saved: StoredGame) -> Game:
         rule = Rule.from_name(saved.rule)
         board = Board(saved.width, saved.height, rule=rule)
-        opening_rule = OpeningRule.parse(saved.opening)
-        opening = None
-        if opening_rule is not OpeningRule.FREE:
-            opening = Opening.replay(opening_rule, Board(saved.width, saved.height, rule=rule),
-                                     saved.opening_actions)
-            stones = opening.board.move_stack
-            placed = saved.moves if not opening.done else saved.moves[: len(stones)]
-            if placed != stones:
-                raise ValueError(f"game {saved.id}: its moves are not its opening's stones")
+        opening = game_opening(OpeningRule.parse(saved.opening),
+                               Board(saved.width, saved.height, rule=rule),
+                               saved.opening_actions, saved.moves)
         board.push_many(saved.moves)
         times = (saved.times_ms + [0] * len(saved.moves))[: len(saved.moves)]
         game = Game(saved=saved, board=board, times_ms=times, opening=opening)

@@ -275,9 +275,18 @@ def test_the_computer_as_second_player_answers_swap2(client: TestClient) -> None
 
 
 def test_the_move_found_while_choosing_is_played_without_a_second_search(
-        client: TestClient) -> None:
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # Black's stones in two corners, white's in the centre: the computer, second player,
     # keeps white and plays the fourth stone its choice's search found.
+    engine = client.app.state.engine  # type: ignore[attr-defined]
+    searched_for: list[str] = []
+    real_search = engine.search
+
+    async def counted_search(*args: Any, **kwargs: Any) -> Any:
+        searched_for.append(kwargs.get("key", ""))
+        return await real_search(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "search", counted_search)
     game_id = new_game(client, width=15, height=15, opening="swap", white="computer",
                        level=3, time_ms=500)["id"]
     for action in ["place a1", "place h8", "place o15"]:
@@ -287,7 +296,8 @@ def test_the_move_found_while_choosing_is_played_without_a_second_search(
     assert opening["history"][-1] == "choose white"
     assert opening["colors"] == {"first": "black", "second": "white"}
     assert state["to_move"] == "black" and state["players"]["black"] == "human"
-    assert state["last_search"] is None  # no search after the choice's own
+    assert game_id not in searched_for  # no search after the choice's own
+    assert state["last_search"]["move"] == state["moves"][3]  # the choice's search shown
 
 
 def test_a_hint_in_the_opening_is_an_action_the_opening_takes(client: TestClient) -> None:

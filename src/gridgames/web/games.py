@@ -19,11 +19,12 @@ import contextlib
 import functools
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
-from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, SearchResult, get_level
+from gridgames.gomoku.ai import MAX_LEVEL, Level, Limit, SearchInfo, SearchResult, get_level
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
@@ -181,41 +182,36 @@ class Game:
         return self.task is not None and not self.task.done()
 
     @property
-    def limit(self) -> Limit:
+    def level(self) -> Level:
         # A game saved when there were more levels plays at the top one.
-        return get_level(min(self.saved.level, MAX_LEVEL)).limit_for(self.saved.time_ms)
+        return get_level(min(self.saved.level, MAX_LEVEL))
+
+    @property
+    def limit(self) -> Limit:
+        return self.level.limit_for(self.saved.time_ms)
 
 
 def _player_name(player: str, level: int) -> str:
     return f"level:{level}" if player == COMPUTER else ""
 
 
-def computer_opening_actions(width: int, height: int, rule: str, opening_rule: str,
-                             actions: list[str], level: int,
-                             time_ms: int | None) -> tuple[list[str], Point | None]:
-    """In an engine worker: the computer's actions in the opening after ``actions``,
-    decided at its level within ``time_ms`` (the level's own time when None), and the
-    move its search found for the side to move once they end the opening (or None)."""
+def opening_decision(width: int, height: int, rule: str, opening_rule: str, actions: list[str],
+                     budget_ms: int,
+                     limit_for: Callable[[int], Limit]) -> tuple[list[str], SearchResult | None]:
+    """In an engine worker: the computer's actions for the player to act in the opening
+    after ``actions``, and the search that found its move for the side to move once they
+    end the opening (or None). ``limit_for`` must be picklable: a level's, or a hint's."""
     from gridgames.gomoku.ai.opening_play import decide
 
     opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
                              actions)
-    chosen = get_level(min(level, MAX_LEVEL))
-    budget = time_ms if time_ms is not None else chosen.limit.time_ms or OPENING_TURN_MS
-    decision = decide(opening, budget, chosen.limit_for)
-    return list(decision.actions), decision.move
+    decision = decide(opening, budget_ms, limit_for)
+    return list(decision.actions), decision.search
 
 
-def opening_advice(width: int, height: int, rule: str, opening_rule: str,
-                   actions: list[str]) -> list[str]:
-    """In an engine worker: what the computer would do in the opening after ``actions``,
-    for the player to act, within a hint's limit."""
-    from gridgames.gomoku.ai.opening_play import decide
-
-    opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
-                             actions)
-    budget = HINT_LIMIT.time_ms or OPENING_TURN_MS
-    return list(decide(opening, budget, lambda ms: replace(HINT_LIMIT, time_ms=ms)).actions)
+def hint_limit(time_ms: int) -> Limit:
+    """A hint's search limit with ``time_ms`` (for :func:`opening_decision`)."""
+    return replace(HINT_LIMIT, time_ms=time_ms)
 
 
 class GomokuService:
@@ -396,9 +392,11 @@ class GomokuService:
             raise OpeningOverError("the opening is over: ask for a move's hint")
         if game.opening_actor != HUMAN:
             raise NotYourTurnError("it is the computer's turn in the opening")
-        actions, _ = await self.engine.run(
-            opening_advice, game.saved.width, game.saved.height, game.board.rule.value,
-            opening.rule.value, list(opening.history), key=game.id, priority=BACKGROUND)
+        (actions, _), _ = await self.engine.run(
+            opening_decision, game.saved.width, game.saved.height, game.board.rule.value,
+            opening.rule.value, list(opening.history), HINT_LIMIT.time_ms or OPENING_TURN_MS,
+            hint_limit,
+            key=game.id, priority=BACKGROUND)
         kind, *words = actions[0].split()
         points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
         return actions, points
@@ -597,10 +595,13 @@ class GomokuService:
         opening = game.opening
         assert opening is not None
         saved = game.saved
+        level = game.level
+        budget = saved.time_ms if saved.time_ms is not None else (
+            level.limit.time_ms or OPENING_TURN_MS)
         # The game's own later turns are never refused: the turn before was acknowledged.
-        (actions, move), elapsed_ms = await self.engine.run(
-            computer_opening_actions, saved.width, saved.height, game.board.rule.value,
-            opening.rule.value, list(opening.history), saved.level, saved.time_ms,
+        (actions, search), _ = await self.engine.run(
+            opening_decision, saved.width, saved.height, game.board.rule.value,
+            opening.rule.value, list(opening.history), budget, level.limit_for,
             key=game.id, priority=MOVE, bounded=False,
             on_start=functools.partial(self._search_started, game, version))
         if game.version != version:  # changed meanwhile: the decision is stale
@@ -616,19 +617,20 @@ class GomokuService:
         # A move found while deciding the last step is the computer's first move when it
         # is to move then: played at once rather than searched for again.
         board = after.board
-        if (move is None or not after.done or board.illegal_reason(move) is not None
+        if (search is None or not after.done or board.illegal_reason(search.move) is not None
                 or game.who(after.player(board.to_move)) != COMPUTER):
-            move = None
+            search = None
         # The task counts as finished before the actions are announced.
-        if move is None and not self._computer_after_opening(game, after):
+        if search is None and not self._computer_after_opening(game, after):
             game.task = None
         else:
             game.waiting = True  # its next turn is queued at once
         self._set_opening(game, after)
-        if move is not None:
-            if not self._computer_after(game, move):
+        if search is not None:
+            if not self._computer_after(game, search.move):
                 game.task = None
-            self._push(game, move, round(elapsed_ms))
+            game.last_search, game.last_queued_ms = search, 0
+            self._push(game, search.move, search.time_ms)
         return True
 
     def _search_started(self, game: Game, version: int) -> None:

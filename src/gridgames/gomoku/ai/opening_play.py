@@ -40,11 +40,16 @@ LimitFor = Callable[[int], "Limit"]
 
 @dataclass(frozen=True)
 class Decision:
-    """The actions to apply, in order, and the search's move for the side to move
-    after them when the computer plays it (``None`` otherwise)."""
+    """The actions to apply, in order, and, when they end the opening with the computer
+    to move, the search that found its move (``None`` otherwise)."""
 
     actions: tuple[str, ...]
-    move: Point | None = None
+    search: SearchResult | None = None
+
+    @property
+    def move(self) -> Point | None:
+        """The computer's move after the actions, if the decision found one."""
+        return None if self.search is None else self.search.move
 
 
 def value(result: SearchResult) -> int:
@@ -80,7 +85,7 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
         if score < -BALANCED:
             return Decision(("choose black",))
         if score > BALANCED:
-            return Decision(("choose white",), first.move)
+            return Decision(("choose white",), first)
         after = board.copy()
         after.push(first.move)
         fifth = _most_even(analyse(after, limit_for(budget_ms // 2), multipv=4, stop=stop))
@@ -111,8 +116,8 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
             after = board.copy()
             after.push(offer)
             result = think(after, limit_for(share), stop=stop)
-            scored.append((value(result), offer, result.move))
-        _, offer, reply = max(scored)
+            scored.append((value(result), offer, result))
+        _, offer, reply = max(scored, key=lambda item: item[:2])
         return Decision((f"pick {name(offer)}",), reply)
     raise AssertionError(f"no decision for {phase}")  # pragma: no cover
 
@@ -170,7 +175,7 @@ def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
     keep = value(result) >= 0
     color = mover if keep else mover.other
     action = f"choose {color.label}"
-    return Decision((action,), result.move if keep and _ends(opening, action) else None)
+    return Decision((action,), result if keep and _ends(opening, action) else None)
 
 
 def _ends(opening: Opening, action: str) -> bool:

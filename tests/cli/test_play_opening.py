@@ -330,6 +330,39 @@ def test_taraguchi_between_two_computers_then_the_game():
     assert game.board.move_stack == opening.board.move_stack
 
 
+def test_yamaguchi_between_two_computers():
+    settings = Settings(mode=Mode.COMPUTER_COMPUTER, opening=OpeningRule.YAMAGUCHI,
+                        rule=Rule.RENJU, width=15, height=15, level=1,
+                        seconds_per_move=0.2, pause=0)
+    console = ScriptedConsole([])
+    phase = OpeningPhase(settings, console, rng=random.Random(5))
+    assert phase.run()
+    opening = phase.opening
+    kinds = [a.split()[0] for a in opening.history]
+    assert kinds == ["place"] * 3 + ["declare", "choose", "place", "offer", "pick"]
+    assert opening.renju_name is not None and len(opening.board) == 5
+    declared = opening.declared
+    assert re.search(rf"Computer 1 declares {declared} fifth moves?\.", console.text)
+
+
+def test_long_pro_third_stone_too_near_is_refused_then_the_computer_moves():
+    settings = Settings(mode=Mode.HUMAN_COMPUTER, opening=OpeningRule.LONG_PRO, width=15,
+                        height=15, level=1, seconds_per_move=0.3, pause=0)
+    console = ScriptedConsole(["8 H", "9 J", "12 H", "quit"])
+    phase = OpeningPhase(settings, console, rng=random.Random(1))
+    assert phase.run()
+    assert "You: place the 1st stone (black) at the centre, 8 H" in console.output
+    assert ("You: place the 3rd stone (black) at least 4 intersections from the centre, 8 H"
+            in console.output)
+    assert "9 J is outside that area" in console.text
+    opening = phase.opening
+    assert opening.board.move_stack[2] == parse_move("12 H", 15, 15)
+    assert opening.player(Color.BLACK) is Player.FIRST and opening.board.to_move is Color.WHITE
+    game = phase.game()
+    game.play()
+    assert len(game.board) == 4  # the computer, white, moved; then the human quit
+
+
 def test_the_move_found_during_the_opening_is_played_without_searching_again(monkeypatch):
     from gridgames.cli import gomoku_game
 
@@ -369,13 +402,14 @@ def test_an_unknown_opening_rule_is_refused_with_the_choices(capsys):
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1] == (
         "gridgames play: error: argument --opening: unknown opening rule 'nonsense': "
-        "choose one of free, swap, swap2, soosorv, taraguchi")
+        "choose one of free, swap, swap2, soosorv, yamaguchi, taraguchi, pro, longpro")
 
 
 def test_the_option_is_listed_and_read_as_the_rule_names_it(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
-    assert "--opening {free,swap,swap2,soosorv,taraguchi}" in capsys.readouterr().out
+    assert ("--opening {free,swap,swap2,soosorv,yamaguchi,taraguchi,pro,longpro}"
+            in capsys.readouterr().out)
     parser = argparse.ArgumentParser()
     play.add_arguments(parser)
     assert play.settings_from_args(parser.parse_args(["--opening", "Soosõrv"])).opening is (

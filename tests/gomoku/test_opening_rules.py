@@ -174,8 +174,10 @@ def test_an_opening_starts_on_an_empty_board() -> None:
 def test_rule_names() -> None:
     assert OpeningRule.parse("Soosõrv-8") is OpeningRule.SOOSORV
     assert OpeningRule.parse(" SWAP2 ") is OpeningRule.SWAP2
-    with pytest.raises(ValueError, match="free, swap, swap2, soosorv"):
-        OpeningRule.parse("pro")
+    assert OpeningRule.parse("Long Pro") is OpeningRule.LONG_PRO
+    with pytest.raises(ValueError, match="free, swap, swap2, soosorv, yamaguchi, taraguchi, "
+                                         "pro, longpro"):
+        OpeningRule.parse("rif")
     assert OpeningRule.SOOSORV.display_name == "Soosõrv-8"
 
 
@@ -284,3 +286,60 @@ def test_points_named_as_the_front_end_names_them() -> None:
     with pytest.raises(OpeningError, match="is off the board"):
         game.place((15, 3))
     assert game.history == ["place h8"]  # the record keeps renju names
+
+
+def yamaguchi(*actions: str) -> Opening:
+    return opening(OpeningRule.YAMAGUCHI, *actions, game_rule=Rule.RENJU)
+
+
+def test_yamaguchi_the_first_player_declares_before_the_only_swap() -> None:
+    first = yamaguchi("place h8", "place i9", "place j8")
+    assert (first.to_act, first.allowed) == (FIRST, ("declare",))
+    assert first.prompt() == "declare how many 5th moves black must offer (1 to 10)"
+    with pytest.raises(OpeningError, match="declare 1 to 10 5th moves, not 11"):
+        first.apply("declare 11")
+    first.apply("declare 3")
+    assert (first.to_act, first.allowed) == (SECOND, ("choose",))
+    assert first.prompt() == ("choose a colour: black or white (the opening is 3I Kosei; "
+                              "black will offer 3 5th moves)")
+    first.apply("choose black")  # the second player takes black: the first places white's 4th
+    assert (first.to_act, first.allowed) == (FIRST, ("place",))
+    first.apply("place a1")  # anywhere
+    assert (first.to_act, first.allowed) == (SECOND, ("offer",))  # no second swap
+    with pytest.raises(OpeningError, match="offer exactly 3 5th moves, not 2"):
+        first.apply("offer g7 g9")
+    first.apply("offer g7 g9 k12")
+    assert (first.to_act, first.allowed) == (FIRST, ("pick",))
+    first.apply("pick g9")
+    assert first.done and first.player(Color.BLACK) is SECOND
+    assert first.board.to_move is Color.WHITE and len(first.board) == 5
+
+
+def test_yamaguchi_stones_go_in_soosorvs_areas() -> None:
+    with pytest.raises(OpeningError, match="j10 is outside that area"):
+        yamaguchi("place h8", "place j10")
+
+
+@pytest.mark.parametrize(("rule", "nearest"), [(OpeningRule.PRO, 3), (OpeningRule.LONG_PRO, 4)])
+def test_pro_black_third_stone_away_from_the_centre(rule: OpeningRule, nearest: int) -> None:
+    pro = opening(rule)
+    assert pro.prompt() == "place the 1st stone (black) at the centre, h8"
+    with pytest.raises(OpeningError, match="h9 is outside that area"):
+        pro.apply("place h9")
+    pro.apply("place h8")
+    assert (pro.to_act, pro.prompt()) == (SECOND, "place the 2nd stone (white)")
+    pro.apply("place a1")  # white's stone anywhere
+    assert pro.prompt() == (f"place the 3rd stone (black) at least {nearest} intersections "
+                            "from the centre, h8")
+    too_near = "h" + str(8 + nearest - 1)
+    with pytest.raises(OpeningError, match=f"{too_near} is outside that area"):
+        pro.apply(f"place {too_near}")
+    pro.apply(f"place h{8 + nearest}")
+    assert pro.done and pro.player(Color.BLACK) is FIRST and pro.board.to_move is Color.WHITE
+    assert pro.history == ["place h8", "place a1", f"place h{8 + nearest}"]
+
+
+def test_pro_needs_room_for_its_third_stone() -> None:
+    assert not opening(OpeningRule.PRO, size=7).done
+    with pytest.raises(OpeningError, match="Long Pro needs a board of 9 or more on a side"):
+        opening(OpeningRule.LONG_PRO, size=7)

@@ -1,9 +1,10 @@
-"""Games under an opening rule (Swap, Swap2, Soosõrv-8, Taraguchi-10) through the JSON API,
-with real engine workers and SQLite: the human's actions, the computer's, and the moves
-after."""
+"""Games under an opening rule (Swap, Swap2, Soosõrv-8, Yamaguchi, Taraguchi-10, Pro) through
+the JSON API, with real engine workers and SQLite: the human's actions, the computer's, the
+moves after, and records imported with their opening."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -88,13 +89,15 @@ def free_point(state: dict[str, Any]) -> tuple[int, int]:
 # -- creating ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", ["swap", "swap2", "soosorv", "taraguchi"])
+@pytest.mark.parametrize("rule", ["swap", "swap2", "soosorv", "yamaguchi", "taraguchi", "pro",
+                                  "longpro"])
 def test_create_with_each_opening_rule(client: TestClient, rule: str) -> None:
     state = new_game(client, width=15, height=15, opening=rule, white="computer", level=1)
     opening = state["opening"]
     assert opening["rule"] == rule and not opening["done"]
     assert opening["name"] == {"swap": "Swap", "swap2": "Swap2", "soosorv": "Soosõrv-8",
-                               "taraguchi": "Taraguchi-10"}[rule]
+                               "yamaguchi": "Yamaguchi", "taraguchi": "Taraguchi-10",
+                               "pro": "Pro", "longpro": "Long Pro"}[rule]
     assert (opening["to_act"], opening["actor"], opening["allowed"]) == ("first", "human",
                                                                          ["place"])
     assert opening["prompt"].startswith("place the 1st stone (black)")
@@ -116,9 +119,10 @@ def test_without_an_opening_rule_there_is_no_opening(client: TestClient) -> None
 
 def test_options_list_the_opening_rules(client: TestClient) -> None:
     openings = client.get("/api/gomoku/options").json()["openings"]
-    assert [o["name"] for o in openings] == ["free", "swap", "swap2", "soosorv", "taraguchi"]
+    assert [o["name"] for o in openings] == ["free", "swap", "swap2", "soosorv", "yamaguchi",
+                                             "taraguchi", "pro", "longpro"]
     assert [o["title"] for o in openings] == ["None", "Swap", "Swap2", "Soosõrv-8",
-                                              "Taraguchi-10"]
+                                              "Yamaguchi", "Taraguchi-10", "Pro", "Long Pro"]
     assert all(o["description"] for o in openings)
 
 
@@ -175,6 +179,43 @@ def test_taraguchi_between_two_humans_offers_at_the_fifth(client: TestClient) ->
     assert opening["done"] and opening["colors"] == {"first": "black", "second": "white"}
     assert opening["renju_opening"] == "3I Kosei"  # h8, i9, j8
     assert state["moves"][-1] == [1, 13] and state["to_move"] == "white"
+
+
+def test_yamaguchi_between_two_humans_declared_before_the_swap(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, rule="renju", opening="yamaguchi")["id"]
+    for action in ["place h8", "place h9", "place i9"]:
+        state = act(client, game_id, action)
+    opening = state["opening"]
+    assert (opening["to_act"], opening["allowed"], opening["most_offers"]) == (
+        "first", ["declare"], 10)
+    state = act(client, game_id, "declare 2")
+    assert state["opening"]["prompt"] == ("choose a colour: black or white (the opening is "
+                                          "4D Kagetsu; black will offer 2 5th moves)")
+    for action in ["choose black", "place k11"]:  # the second player takes black
+        state = act(client, game_id, action)
+    opening = state["opening"]
+    assert (opening["to_act"], opening["allowed"], opening["offer_count"]) == (
+        "second", ["offer"], 2)
+    state = act(client, game_id, "offer g7 j7")
+    state = act(client, game_id, "pick j7")
+    opening = state["opening"]
+    assert opening["done"] and opening["colors"] == {"first": "white", "second": "black"}
+    assert state["moves"][-1] == [9, 8] and state["to_move"] == "white"
+
+
+def test_pro_refuses_a_board_without_room_and_a_third_stone_too_near(
+        client: TestClient) -> None:
+    assert_error(client.post(GAMES, json={"width": 7, "height": 7, "opening": "longpro"}),
+                 422, "invalid_value", "Long Pro needs a board of 9 or more on a side")
+    game_id = new_game(client, width=15, height=15, opening="pro")["id"]
+    act(client, game_id, "place h8")
+    act(client, game_id, "place j9")
+    assert_error(client.post(f"{GAMES}/{game_id}/opening", json={"action": "place j10"},
+                             headers=player(game_id)), 422, "invalid_action",
+                 "j10 is outside that area", "at least 3 intersections from the centre")
+    state = act(client, game_id, "place l8")
+    assert state["opening"]["done"] and state["to_move"] == "white"
+    assert state["opening"]["colors"] == {"first": "black", "second": "white"}
 
 
 def test_undo_after_the_opening_stops_at_the_opening_position(client: TestClient) -> None:
@@ -394,7 +435,8 @@ def test_acting_in_the_computers_turn_is_refused(client: TestClient) -> None:
 @pytest.mark.parametrize("opening", ["swapp", 2, None])
 def test_a_bad_opening_rule_names_the_choices(client: TestClient, opening: Any) -> None:
     assert_error(client.post(GAMES, json={"opening": opening}), 422, "invalid_request",
-                 "opening", "'free', 'swap', 'swap2', 'soosorv' or 'taraguchi'")
+                 "opening", "'free', 'swap', 'swap2', 'soosorv', 'yamaguchi', 'taraguchi', "
+                 "'pro' or 'longpro'")
 
 
 def test_an_imported_record_cannot_have_an_opening_rule(client: TestClient) -> None:
@@ -404,6 +446,51 @@ def test_an_imported_record_cannot_have_an_opening_rule(client: TestClient) -> N
     imported = created(client.post(f"{GAMES}/import", json={
         "text": "Piskvorky 9x9, 0:0, 0\n5,5,0\n", "opening": "free"}))
     assert imported["opening"] is None
+
+
+def test_a_json_record_is_imported_with_its_opening(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, opening="swap2")["id"]
+    for action in ["place h8", "place h9", "place j8", "choose black"]:
+        act(client, game_id, action)  # the second player takes black: the first is white
+    play(client, game_id, 0, 0)
+    text = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).text
+    imported = created(client.post(f"{GAMES}/import", json={"text": text, "black": "computer",
+                                                            "white": "human"}))
+    opening = imported["opening"]
+    assert opening["rule"] == "swap2" and opening["done"] and opening["stones"] == 3
+    assert opening["history"] == ["place h8", "place h9", "place j8", "choose black"]
+    # black and white name the colours' players: the human holds white, the first
+    assert opening["players"] == {"first": "human", "second": "computer"}
+    assert opening["colors"] == {"first": "white", "second": "black"}
+    assert imported["moves"][3] == [0, 0] and imported["to_move"] == "black"
+    # undo takes back the human's move (and the computer's reply, if it came) and stops
+    # at the opening's stones
+    state = imported
+    while True:
+        response = client.post(f"{GAMES}/{imported['id']}/undo", headers=player(imported["id"]))
+        if response.status_code != 200:
+            break
+        state = response.json()
+    assert len(state["moves"]) == 3
+
+
+def test_a_json_record_saved_during_the_opening_goes_on_from_it(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, rule="renju", opening="soosorv")["id"]
+    for action in ["place h8", "place h9", "place i9", "choose white", "place j10"]:
+        act(client, game_id, action)
+    text = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).text
+    imported = created(client.post(f"{GAMES}/import", json={"text": text}))
+    opening = imported["opening"]
+    assert (opening["done"], opening["to_act"], opening["allowed"]) == (
+        False, "second", ["declare"])
+    state = act(client, imported["id"], "declare 2")
+    assert state["opening"]["allowed"] == ["choose"]
+    # actions that did not place the record's stones are refused
+    record = json.loads(text)
+    record["opening_actions"][1] = "place i9"
+    record["opening_actions"][2] = "place h9"
+    assert_error(client.post(f"{GAMES}/import", json={"text": json.dumps(record)}), 422,
+                 "bad_record", "not the game's first moves")
 
 
 # -- lasting ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The opening of a terminal game under an opening rule (Swap, Swap2, Soosõrv, Taraguchi).
+"""The opening of a terminal game under an opening rule (Swap, Swap2, Soosõrv, Yamaguchi,
+Taraguchi, Pro, Long Pro).
 
 The rule's steps live in :mod:`gridgames.gomoku.opening_rules`. This module reads
 what a human types into the opening's actions, asks the computer for its own,
@@ -64,13 +65,14 @@ def parse_points(text: str, width: int, height: int) -> list[Point]:
 
 def input_forms(opening: Opening) -> str:
     """What the player to act may type now, in a few words."""
+    count = opening.offer_count() if "offer" in opening.allowed else 0
     return {
         ("place",): "a point",
         ("choose", "place"): "black, white or a point",
         ("choose",): "black or white",
         ("declare",): "a number",
-        ("offer",): f"{opening.declared} point{'s' if opening.declared != 1 else ''}",
-        ("offer", "place"): f"a point, or {opening.declared} points to offer",
+        ("offer",): f"{count} point{'s' if count != 1 else ''}",
+        ("offer", "place"): f"a point, or {count} points to offer",
         ("pick",): "one of the offered points",
     }.get(opening.allowed, "an action")
 

@@ -98,8 +98,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opening", type=opening_rule, default=None,
                         metavar="{" + ",".join(rule.value for rule in OpeningRule) + "}",
                         help="opening rule: free (default: black moves first), swap, swap2, "
-                        "soosorv or taraguchi (the last two meant for renju, allowed under "
-                        "any rule)")
+                        "soosorv, yamaguchi, taraguchi (these three meant for renju, allowed "
+                        "under any rule), pro or longpro")
     parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
     parser.add_argument("--width", type=int, default=None, help="board width (columns)")
     parser.add_argument("--height", type=int, default=None, help="board height (rows)")

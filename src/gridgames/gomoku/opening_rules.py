@@ -15,12 +15,18 @@ the way, so that whoever sets the opening has a reason to make it even.
   the fourth stone anywhere and declares how many fifth moves black must offer
   (1 to N); black may swap; black offers that many fifth moves, no two of them
   symmetric; white picks one and plays the sixth stone.
+- **Yamaguchi** (renju): as Soosõrv, but the first player declares the number of
+  fifth moves with the opening, before the only swap; white places the fourth
+  stone anywhere, black offers the fifth moves and white picks one.
 - **Taraguchi-N** (renju, N = 10): the player of the colour to move places each
   of the first four stones in the central 1×1, 3×3, 5×5 and 7×7, and after each
   the other player may swap; black then either places the fifth stone in the
   central 9×9 (and the other player may swap once more) or offers N fifth moves
   anywhere, no two of them symmetric, of which white picks one. White plays the
   sixth stone.
+- **Pro** and **Long Pro** (gomoku, no swap): the first player is black; the
+  first stone goes at the centre, the second anywhere, and black's second stone
+  (the third) at least 3 (Long Pro: 4) intersections from the centre.
 
 Every step is an action with a text form (``place h8``, ``choose white``,
 ``declare 3``, ``offer h6 j7 g10``, ``pick j7``), so an opening can be stored
@@ -46,8 +52,10 @@ from gridgames.gomoku.board import Board, Color, Point
 from gridgames.gomoku.notation import parse_point
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
+YAMAGUCHI_OFFERS = 10  # the largest number of fifth moves the first player may declare
 TARAGUCHI_OFFERS = 10  # the fifth moves black offers when it does not place one
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+ANYWHERE = 64  # a ring beyond every point of the largest board: no bound
 
 # The 26 canonical renju openings as the RIF numbers them: code, name, black's third stone.
 # Black's first stone is h8 and white's second h9 (direct, "D") or i9 (indirect, "I").
@@ -72,13 +80,17 @@ class OpeningRule(StrEnum):
     SWAP = "swap"
     SWAP2 = "swap2"
     SOOSORV = "soosorv"
+    YAMAGUCHI = "yamaguchi"
     TARAGUCHI = "taraguchi"
+    PRO = "pro"
+    LONG_PRO = "longpro"
 
     @property
     def display_name(self) -> str:
         return {"free": "no opening rule", "swap": "Swap", "swap2": "Swap2",
-                "soosorv": f"Soosõrv-{SOOSORV_OFFERS}",
-                "taraguchi": f"Taraguchi-{TARAGUCHI_OFFERS}"}[self.value]
+                "soosorv": f"Soosõrv-{SOOSORV_OFFERS}", "yamaguchi": "Yamaguchi",
+                "taraguchi": f"Taraguchi-{TARAGUCHI_OFFERS}", "pro": "Pro",
+                "longpro": "Long Pro"}[self.value]
 
     @property
     def description(self) -> str:
@@ -94,6 +106,14 @@ class OpeningRule(StrEnum):
                        "canonical openings; the second may swap; white places the 4th stone "
                        "and declares how many 5th moves black must offer; black may swap, then "
                        "offers them; white picks one",
+            "yamaguchi": "a renju rule: the first player places one of the 26 canonical "
+                         "openings and declares how many 5th moves black will offer; the "
+                         "second may swap; white places the 4th stone; black offers the 5th "
+                         "moves and white picks one",
+            "pro": "black (the first player) places the 1st stone at the centre and the 3rd "
+                   "at least 3 intersections from it; no swap",
+            "longpro": "black (the first player) places the 1st stone at the centre and the "
+                       "3rd at least 4 intersections from it; no swap",
             "taraguchi": "a renju rule: the player of the colour to move places each of the "
                          "first five stones, each a ring further from the centre, and the other "
                          "player may swap after each; at the 5th, black may instead offer 10 "
@@ -102,13 +122,16 @@ class OpeningRule(StrEnum):
 
     @property
     def default_offers(self) -> int:
-        """Soosõrv's largest declaration, or the fifth moves Taraguchi's black offers."""
-        return TARAGUCHI_OFFERS if self is OpeningRule.TARAGUCHI else SOOSORV_OFFERS
+        """Soosõrv's and Yamaguchi's largest declaration, or the fifth moves Taraguchi's
+        black offers."""
+        return {"taraguchi": TARAGUCHI_OFFERS,
+                "yamaguchi": YAMAGUCHI_OFFERS}.get(self.value, SOOSORV_OFFERS)
 
     @classmethod
     def parse(cls, text: str) -> OpeningRule:
         """The rule named ``text`` (``swap2``, ``Soosõrv``...); a ValueError names the choices."""
         key = text.strip().lower().replace("õ", "o").removesuffix("-8").removesuffix("-10")
+        key = key.replace(" ", "").replace("-", "").replace("_", "")
         for rule in cls:
             if rule.value == key:
                 return rule
@@ -148,6 +171,12 @@ class Opening:
         max_offers = rule.default_offers if max_offers is None else max_offers
         if not 1 <= max_offers <= 64:
             raise OpeningError(f"max_offers must be 1 to 64, got {max_offers}")
+        if rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
+            nearest = 3 if rule is OpeningRule.PRO else 4
+            if max(board.width, board.height) // 2 < nearest:
+                raise OpeningError(f"{rule.display_name} needs a board of {2 * nearest + 1} "
+                                   "or more on a side: its 3rd stone goes at least "
+                                   f"{nearest} intersections from the centre")
         self.rule = rule
         self.board = board
         self.max_offers = max_offers
@@ -156,8 +185,9 @@ class Opening:
         self.offers: tuple[Point, ...] = ()
         self.history: list[str] = []
         self.name = name or board.point_name
-        self._phase = {OpeningRule.FREE: "done", OpeningRule.TARAGUCHI: "taraguchi place"}.get(
-            rule, "first three")
+        self._phase = {OpeningRule.FREE: "done", OpeningRule.TARAGUCHI: "taraguchi place",
+                       OpeningRule.PRO: "pro place",
+                       OpeningRule.LONG_PRO: "pro place"}.get(rule, "first three")
 
     @classmethod
     def replay(cls, rule: OpeningRule, board: Board, actions: Iterable[str], *,
@@ -190,24 +220,25 @@ class Opening:
             return Player.SECOND
         if phase == "swap2 final":
             return Player.FIRST
-        if phase.startswith("taraguchi"):  # the colour to move's; after a stone, the other's
-            return self.player(self.board.to_move)
+        if phase.startswith(("taraguchi", "pro")):  # the colour to move's; after a stone,
+            return self.player(self.board.to_move)  # Taraguchi's swap is the other's
         white = self.black.other
-        return self.black if phase in ("second swap", "offer") else white
+        return self.black if phase in ("second swap", "offer", "first declare") else white
 
     @property
     def allowed(self) -> tuple[str, ...]:
         """The kinds of action allowed now."""
         return {"done": (), "first three": ("place",), "fourth": ("place",),
                 "fifth": ("place",), "swap2": ("choose", "place"), "declare": ("declare",),
-                "offer": ("offer",), "pick": ("pick",), "taraguchi place": ("place",),
-                "taraguchi fifth": ("offer", "place")}.get(self._phase, ("choose",))
+                "first declare": ("declare",), "offer": ("offer",), "pick": ("pick",),
+                "taraguchi place": ("place",), "taraguchi fifth": ("offer", "place"),
+                "pro place": ("place",)}.get(self._phase, ("choose",))
 
     @property
     def renju_name(self) -> str | None:
-        """Under Soosõrv and Taraguchi, the canonical renju opening of the first three
-        stones (``4D Kagetsu``) once they are placed."""
-        if self.rule not in (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI):
+        """Under Soosõrv, Yamaguchi and Taraguchi, the canonical renju opening of the first
+        three stones (``4D Kagetsu``) once they are placed."""
+        if self.rule not in (OpeningRule.SOOSORV, OpeningRule.YAMAGUCHI, OpeningRule.TARAGUCHI):
             return None
         code = renju_opening_code(self.board)
         return opening_name(code) if code else None
@@ -225,7 +256,8 @@ class Opening:
         phase = self._phase
         if phase == "done":
             return f"the opening is over: {board.to_move.label} to move"
-        if phase in ("first three", "fourth", "fifth", "taraguchi place", "taraguchi fifth"):
+        if phase in ("first three", "fourth", "fifth", "taraguchi place", "taraguchi fifth",
+                     "pro place"):
             stone = ORDINALS[len(board)]
             where = self._area_text(len(board))
             place = f"place the {stone} stone ({board.to_move.label}){where}"
@@ -235,15 +267,17 @@ class Opening:
             return place
         if phase == "swap2":
             return "choose black, choose white (and play the 4th stone), or place two more stones"
-        if phase == "declare":
+        if phase in ("declare", "first declare"):
             return f"declare how many 5th moves black must offer (1 to {self.most_offers()})"
         if phase == "offer":
-            return f"offer {self.declared} 5th moves for black, no two of them symmetric"
+            return f"offer {self.offer_count()} 5th moves for black, no two of them symmetric"
         if phase == "pick":
             names = ", ".join(self.name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
-        named = (f" (the opening is {self.renju_name})"
-                 if len(board) == 3 and self.renju_name else "")
+        facts = [f"the opening is {self.renju_name}"] if len(board) == 3 and self.renju_name else []
+        if self.rule is OpeningRule.YAMAGUCHI and len(board) == 3:
+            facts.append(f"black will offer {self.declared} 5th moves")
+        named = f" ({'; '.join(facts)})" if facts else ""
         return f"choose a colour: black or white{named}"
 
     # -- actions -----------------------------------------------------------
@@ -279,7 +313,8 @@ class Opening:
         board = self.board
         self._check_legal(point)
         area = self._area_text(len(board))
-        if area and steps_from_centre(board, point) > len(board):
+        low, high = self.area(len(board))
+        if not low <= steps_from_centre(board, point) <= high:
             raise OpeningError(f"{self.name(point)} is outside that area: "
                                f"the {ORDINALS[len(board)]} stone goes{area}")
         board.push(point)
@@ -287,13 +322,16 @@ class Opening:
         phase = self._phase
         if phase == "first three" and len(board) == 3:
             self._phase = {OpeningRule.SWAP: "swap", OpeningRule.SWAP2: "swap2",
-                           OpeningRule.SOOSORV: "first swap"}[self.rule]
+                           OpeningRule.SOOSORV: "first swap",
+                           OpeningRule.YAMAGUCHI: "first declare"}[self.rule]
         elif phase == "swap2":
             self._phase = "fifth"
         elif phase == "fifth":
             self._phase = "swap2 final"
         elif phase == "fourth":
-            self._phase = "declare"
+            self._phase = "offer" if self.rule is OpeningRule.YAMAGUCHI else "declare"
+        elif phase == "pro place":
+            self._phase = "done" if len(board) == 3 else phase
         elif phase.startswith("taraguchi"):
             self._phase = "taraguchi swap"
 
@@ -312,14 +350,15 @@ class Opening:
         self._phase = {"first swap": "fourth", "second swap": "offer"}.get(self._phase, "done")
 
     def declare(self, count: int) -> None:
-        """White declares how many fifth moves black must offer."""
+        """How many fifth moves black must offer: white declares it under Soosõrv, the
+        first player with the opening under Yamaguchi."""
         self._expect("declare")
         most = self.most_offers()
         if not 1 <= count <= most:
             raise OpeningError(f"declare 1 to {most} 5th moves, not {count}")
         self.declared = count
         self._record(f"declare {count}")
-        self._phase = "second swap"
+        self._phase = "first swap" if self._phase == "first declare" else "second swap"
 
     def offer(self, points: Iterable[Point]) -> None:
         """Black offers the declared number of fifth moves (Taraguchi: ``max_offers``), no two
@@ -327,8 +366,9 @@ class Opening:
         self._expect("offer")
         points = tuple(points)
         board = self.board
-        if len(points) != self.declared:
-            raise OpeningError(f"offer exactly {self.declared} 5th moves, not {len(points)}")
+        count = self.offer_count()
+        if len(points) != count:
+            raise OpeningError(f"offer exactly {count} 5th moves, not {len(points)}")
         for point in points:
             self._check_legal(point)
         images = symmetries(board)
@@ -396,23 +436,43 @@ class Opening:
         except ValueError as error:  # not a point, or off the board
             raise OpeningError(str(error)) from None
 
+    def area(self, stones: int | None = None) -> tuple[int, int]:
+        """The rings (0 the centre, 1 the rest of the central 3×3...) where the stone after
+        ``stones`` (by default the next) may go, nearest and farthest."""
+        stones = len(self.board) if stones is None else stones
+        if self.rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
+            nearest = 3 if self.rule is OpeningRule.PRO else 4
+            return {0: (0, 0), 2: (nearest, ANYWHERE)}.get(stones, (0, ANYWHERE))
+        placed_in_areas = {OpeningRule.SOOSORV: 3, OpeningRule.YAMAGUCHI: 3,
+                           OpeningRule.TARAGUCHI: 5}.get(self.rule, 0)
+        return (0, stones) if stones < placed_in_areas else (0, ANYWHERE)
+
     def _area_text(self, stones: int) -> str:
         """Where the next stone must go, in words ('' when anywhere)."""
-        placed_in_areas = {OpeningRule.SOOSORV: 3, OpeningRule.TARAGUCHI: 5}.get(self.rule, 0)
-        if stones >= placed_in_areas:
-            return ""
+        low, high = self.area(stones)
         cx, cy = self.board.width // 2, self.board.height // 2
-        if stones == 0:
+        if high == 0:
             return f" at the centre, {self.name((cx, cy))}"
-        side = 2 * stones + 1
-        corner = self.name((cx - stones, cy + stones))
-        far = self.name((cx + stones, cy - stones))
+        if low > 0:
+            return f" at least {low} intersections from the centre, {self.name((cx, cy))}"
+        if high == ANYWHERE:
+            return ""
+        side = 2 * high + 1
+        corner = self.name((cx - high, cy + high))
+        far = self.name((cx + high, cy - high))
         return f" in the central {side}×{side}, {corner} to {far}"
 
     def most_offers(self) -> int:
-        """The largest number of fifth moves white may declare now (fewer on a board with
-        few distinct ones)."""
+        """The largest number of fifth moves that may be declared now (fewer on a board
+        with few distinct ones; under Yamaguchi, declared before the fourth stone, those
+        after the best-spread fourth are not known, so the bound is ``max_offers``)."""
+        if len(self.board) == 3:
+            return self.max_offers
         return min(self.max_offers, len(self.fifth_move_classes()))
+
+    def offer_count(self) -> int:
+        """The fifth moves black offers: as declared, or as many as the board has."""
+        return min(self.declared, len(self.fifth_move_classes()))
 
 
 def game_opening(rule: OpeningRule, board: Board, actions: Iterable[str],

@@ -113,6 +113,7 @@ def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
         prompt=opening.prompt(),
         declared=opening.declared,
         most_offers=opening.most_offers() if declaring else 0,
+        offer_count=opening.offer_count() if "offer" in opening.allowed else 0,
         offers=_pairs(opening.offers),
         history=list(opening.history),
         players={"first": game.who(first), "second": game.who(second)},

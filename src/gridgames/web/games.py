@@ -253,14 +253,23 @@ class GomokuService:
     def create(self, *, width: int, height: int, rule: Rule, black: str, white: str,
                level: int, time_ms: int | None, moves: list[Point] | None = None,
                times_ms: list[int] | None = None, token_hash: str = "",
-               opening: OpeningRule = OpeningRule.FREE) -> Game:
+               opening: OpeningRule = OpeningRule.FREE,
+               opening_actions: list[str] | None = None) -> Game:
         """A new game. Under an opening rule ``black`` is the first player and
-        ``white`` the second (the opening settles their colours)."""
-        if opening is not OpeningRule.FREE and moves:
+        ``white`` the second (the opening settles their colours). A game with
+        ``moves`` has an opening only with the ``opening_actions`` that placed its
+        first stones (an imported record's); ``black`` and ``white`` are then the
+        colours' players."""
+        if opening is not OpeningRule.FREE and moves and opening_actions is None:
             raise OpeningNeedsEmptyBoardError(
                 f"an opening rule ({opening.display_name}) starts on an empty board: a game "
                 "with moves, such as an imported record, cannot have one")
         board = Board(width, height, rule=rule)
+        first_player = black
+        # refuses a board too small for the rule, and actions that did not place the moves
+        settled = game_opening(opening, board.copy(), opening_actions or [], moves or [])
+        if settled is not None and settled.player(Color.BLACK) is not OpeningPlayer.FIRST:
+            first_player = white
         board.push_many(moves or [])
         # Black is to move, or under an opening rule the first player to act.
         if not board.is_game_over() and (black if board.to_move is Color.BLACK
@@ -271,7 +280,8 @@ class GomokuService:
             level=level, time_ms=time_ms, moves=list(board.move_stack),
             times_ms=list(times_ms or [0] * len(board.move_stack)),
             finished=board.is_game_over(), token_hash=token_hash,
-            opening=opening.value, first_player=black,
+            opening=opening.value, opening_actions=list(opening_actions or []),
+            first_player=first_player,
         ))
         game = self._load(saved)
         self._schedule(game)
@@ -280,11 +290,13 @@ class GomokuService:
     def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
                       token_hash: str = "", level: int, time_ms: int | None,
                       opening: OpeningRule = OpeningRule.FREE) -> Game:
-        """A new game from a ``.psq`` or JSON record (told apart by their content)."""
+        """A new game from a ``.psq`` or JSON record (told apart by their content). A JSON
+        record's opening comes with it; no other can be given to a record."""
         if opening is not OpeningRule.FREE:
             raise OpeningNeedsEmptyBoardError(
                 f"an opening rule ({opening.display_name}) starts on an empty board: an "
-                "imported record continues from its moves, so it cannot have one")
+                "imported record continues from its moves (a JSON record keeps the "
+                "opening it was played under), so it cannot be given one")
         if is_psq(text):
             record = from_psq(text, rule or Rule.FREESTYLE)
         else:
@@ -296,7 +308,8 @@ class GomokuService:
         times = (times + [0] * len(record.moves))[: len(record.moves)]
         return self.create(width=record.width, height=record.height, rule=record.rule,
                            black=black, white=white, level=level, time_ms=time_ms,
-                           moves=record.moves, times_ms=times, token_hash=token_hash)
+                           moves=record.moves, times_ms=times, token_hash=token_hash,
+                           opening=record.opening, opening_actions=record.opening_actions)
 
     def get(self, game_id: str) -> Game:
         """The game (loaded from the store if need be); looking at it keeps it alive."""

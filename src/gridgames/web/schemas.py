@@ -111,16 +111,19 @@ class OpeningOut(BaseModel):
 
     rule: OpeningRule
     name: str = Field(description="the rule's name for people, e.g. Soosõrv-8")
-    renju_opening: str | None = Field(description="Soosõrv, Taraguchi: the canonical renju "
-                                      "opening of the first three stones, e.g. 4D Kagetsu")
+    renju_opening: str | None = Field(description="Soosõrv, Yamaguchi, Taraguchi: the "
+                                      "canonical renju opening of the first three stones, "
+                                      "e.g. 4D Kagetsu")
     done: bool = Field(description="the opening is over: moves follow")
     to_act: OpeningSeat | None = Field(description="the player to act next (null when done)")
     actor: Player | None = Field(description="whether a human or the computer acts next")
     allowed: list[ActionKind] = Field(description="the kinds of action allowed now")
     prompt: str = Field(description="what the player to act must do, in words")
-    declared: int = Field(description="how many 5th moves black must offer (Soosõrv: 0 "
-                          "until declared; Taraguchi: 10 at the 5th stone)")
+    declared: int = Field(description="how many 5th moves black must offer (Soosõrv, "
+                          "Yamaguchi: 0 until declared; Taraguchi: 10 at the 5th stone)")
     most_offers: int = Field(description="while declaring: the largest number allowed")
+    offer_count: int = Field(description="while offering: how many 5th moves to offer, the "
+                             "declared number or fewer where the board has fewer distinct ones")
     offers: PointList = Field(description="black's offered 5th moves, [x, y] each")
     history: list[str] = Field(description="the actions so far, in order")
     players: OpeningPlayers = Field(description="who is the first and the second player")

@@ -9,7 +9,7 @@ import pytest
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit
 from gridgames.gomoku.ai.opening_play import decide
-from gridgames.gomoku.opening_rules import Opening, OpeningRule, steps_from_centre
+from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player, steps_from_centre
 
 
 def small_limit(time_ms: int) -> Limit:
@@ -35,7 +35,8 @@ def play_out(rule: OpeningRule, game_rule: Rule, seed: int, size: int = 15) -> O
 @pytest.mark.parametrize(("rule", "game_rule"), [
     (OpeningRule.SWAP, Rule.STANDARD), (OpeningRule.SWAP2, Rule.FREESTYLE),
     (OpeningRule.SWAP2, Rule.CARO), (OpeningRule.SOOSORV, Rule.RENJU),
-    (OpeningRule.TARAGUCHI, Rule.RENJU),
+    (OpeningRule.TARAGUCHI, Rule.RENJU), (OpeningRule.YAMAGUCHI, Rule.RENJU),
+    (OpeningRule.PRO, Rule.FREESTYLE), (OpeningRule.LONG_PRO, Rule.STANDARD),
 ])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_computer_completes_every_opening(rule: OpeningRule, game_rule: Rule,
@@ -43,11 +44,16 @@ def test_the_computer_completes_every_opening(rule: OpeningRule, game_rule: Rule
     opening = play_out(rule, game_rule, seed)
     assert len(opening.board) in (3, 4, 5)
     assert opening.board.outcome() is None
-    if rule in (OpeningRule.SOOSORV, OpeningRule.TARAGUCHI):
+    if rule in (OpeningRule.SOOSORV, OpeningRule.YAMAGUCHI, OpeningRule.TARAGUCHI):
         assert len(opening.board) == 5
-        in_areas = 3 if rule is OpeningRule.SOOSORV else 4  # Taraguchi's 5th may be offered
+        in_areas = 4 if rule is OpeningRule.TARAGUCHI else 3  # Taraguchi's 5th may be offered
         for ring, point in enumerate(opening.board.move_stack[:in_areas]):
             assert steps_from_centre(opening.board, point) <= ring
+    if rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
+        first, _, third = opening.board.move_stack
+        assert steps_from_centre(opening.board, first) == 0
+        assert steps_from_centre(opening.board, third) >= (3 if rule is OpeningRule.PRO else 4)
+        assert opening.player(Color.BLACK) is Player.FIRST
 
 
 def test_small_boards_too() -> None:
@@ -119,3 +125,22 @@ def test_taraguchi_fifth_is_placed_in_its_area_or_offered() -> None:
         assert len(opening.offers) == 10
     else:
         assert steps_from_centre(opening.board, opening.board.move_stack[-1]) <= 4
+
+
+def test_yamaguchi_declaration_counts_on_whites_best_fourth() -> None:
+    opening = Opening.replay(OpeningRule.YAMAGUCHI, Board(15, rule=Rule.RENJU),
+                             ["place h8", "place h9", "place i9"])
+    decision = decide(opening, 400, small_limit)
+    assert len(decision.actions) == 1 and decision.actions[0].startswith("declare ")
+    assert 1 <= int(decision.actions[0].split()[1]) <= opening.max_offers
+    opening.apply(decision.actions[0])
+    (choice,) = decide(opening, 400, small_limit).actions
+    assert choice in ("choose black", "choose white")
+
+
+def test_pro_third_stone_where_the_search_would_not_go() -> None:
+    # black's best third stone is next to its first; Long Pro sends it 4 rings out
+    opening = Opening.replay(OpeningRule.LONG_PRO, Board(15), ["place h8", "place h9"])
+    (action,) = decide(opening, 400, small_limit).actions
+    opening.apply(action)
+    assert opening.done and steps_from_centre(opening.board, opening.board.move_stack[2]) == 4

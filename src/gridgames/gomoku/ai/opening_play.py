@@ -76,6 +76,8 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
     name = board.point_name
     if opening.rule is OpeningRule.TARAGUCHI and "place" in phase:
         return _taraguchi_stone(opening, budget_ms, limit_for, stop)
+    if opening.rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
+        return Decision((f"place {name(_best_in_area(opening, budget_ms, limit_for, stop))}",))
     if len(board) < 3 and phase == ("place",):
         stones = _balanced_start(opening, budget_ms, limit_for, stop, rng)[len(board):]
         return Decision(tuple(f"place {name(p)}" for p in stones))
@@ -95,19 +97,18 @@ def decide(opening: Opening, budget_ms: int, limit_for: LimitFor, *,
     if phase == ("place",) and opening.rule is OpeningRule.SWAP2:  # the fifth stone
         fifth = _most_even(analyse(board, limit_for(budget_ms), multipv=4, stop=stop))
         return Decision((f"place {name(fifth)}",))
-    if phase in (("place",), ("declare",)):  # Soosõrv: white's fourth stone and declaration
-        actions: tuple[str, ...] = ()
-        position = board
-        if phase == ("place",):
-            fourth = think(board, limit_for(budget_ms // 2), stop=stop).move
-            actions = (f"place {name(fourth)}",)
-            position = board.copy()
-            position.push(fourth)
-        values = _best_fifths(position, opening.max_offers, budget_ms // 2, limit_for, stop)
+    if phase == ("place",) and opening.rule is OpeningRule.YAMAGUCHI:  # white's fourth
+        return Decision((f"place {name(think(board, limit_for(budget_ms), stop=stop).move)}",))
+    if phase in (("place",), ("declare",)):
+        # Soosõrv: white's fourth stone and its declaration; Yamaguchi: the first
+        # player's declaration, counting on white's best fourth stone
+        position = _with_fourth(board, budget_ms // 2, limit_for, stop)
+        actions = (f"place {name(position.move_stack[-1])}",) if phase == ("place",) else ()
+        values = _best_fifths(position, opening.most_offers(), budget_ms // 2, limit_for, stop)
         count = min(range(1, len(values) + 1), key=lambda n: (abs(values[n - 1][1]), -n))
         return Decision((*actions, f"declare {count}"))
     if phase == ("offer",):
-        best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
+        best = _best_fifths(board, opening.offer_count(), budget_ms, limit_for, stop)
         return Decision((_offer_text(opening, [point for point, _ in best]),))
     if phase == ("pick",):
         share = max(1, budget_ms // len(opening.offers))
@@ -127,14 +128,15 @@ def _offer_text(opening: Opening, best: list[Point]) -> str:
     fifth moves nearest the centre (one of each symmetric group)."""
     board = opening.board
     offers = list(best)
+    count = opening.offer_count()
     groups = sorted(opening.fifth_move_classes(), key=lambda g: steps_from_centre(board, g[0]))
     images = symmetries(board)
     for group in groups:
-        if len(offers) >= opening.declared:
+        if len(offers) >= count:
             break
         if not any(image(group[0]) in offers for image in images):
             offers.append(group[0])
-    return "offer " + " ".join(board.point_name(p) for p in offers[: opening.declared])
+    return "offer " + " ".join(board.point_name(p) for p in offers[:count])
 
 
 def _taraguchi_stone(opening: Opening, budget_ms: int, limit_for: LimitFor,
@@ -146,8 +148,9 @@ def _taraguchi_stone(opening: Opening, budget_ms: int, limit_for: LimitFor,
 
     board = opening.board
     if "offer" in opening.allowed:
-        best = _best_fifths(board, opening.declared, budget_ms // 2, limit_for, stop)
-        if len(best) == opening.declared and best[-1][1] > 0:
+        count = opening.offer_count()
+        best = _best_fifths(board, count, budget_ms // 2, limit_for, stop)
+        if len(best) == count and best[-1][1] > 0:
             return Decision((_offer_text(opening, [point for point, _ in best]),))
         budget_ms //= 2
     ring = len(board)
@@ -162,12 +165,14 @@ def _taraguchi_stone(opening: Opening, budget_ms: int, limit_for: LimitFor,
 
 def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
             stop: StopSignal | None) -> Decision:
-    """Take the colour the position favours; Soosõrv's black counts on its n-th best offer."""
+    """Take the colour the position favours; where the number of offers is declared, black
+    counts on its n-th best offer (under Yamaguchi after white's best fourth stone)."""
     from gridgames.gomoku.ai import think
 
     board = opening.board
-    if opening.rule is OpeningRule.SOOSORV and opening.declared and len(board) == 4:
-        best = _best_fifths(board, opening.declared, budget_ms, limit_for, stop)
+    if opening.declared and opening.rule in (OpeningRule.SOOSORV, OpeningRule.YAMAGUCHI):
+        position = _with_fourth(board, budget_ms // 2, limit_for, stop)
+        best = _best_fifths(position, opening.declared, budget_ms // 2, limit_for, stop)
         black_value = best[-1][1] if best else 0
         return Decision(("choose black" if black_value >= 0 else "choose white",))
     result = think(board, limit_for(budget_ms), stop=stop)
@@ -176,6 +181,43 @@ def _choose(opening: Opening, budget_ms: int, limit_for: LimitFor,
     color = mover if keep else mover.other
     action = f"choose {color.label}"
     return Decision((action,), result if keep and _ends(opening, action) else None)
+
+
+def _with_fourth(board: Board, budget_ms: int, limit_for: LimitFor,
+                 stop: StopSignal | None) -> Board:
+    """``board`` with four stones: as it is, or after white's best fourth stone."""
+    from gridgames.gomoku.ai import think
+
+    if len(board) >= 4:
+        return board
+    position = board.copy()
+    position.push(think(board, limit_for(budget_ms), stop=stop).move)
+    return position
+
+
+def _best_in_area(opening: Opening, budget_ms: int, limit_for: LimitFor,
+                  stop: StopSignal | None) -> Point:
+    """Pro and Long Pro: the best move in the next stone's area. Where the search's best
+    moves all lie nearer the centre, each free point of the nearest allowed ring is
+    judged by a short search of its own."""
+    from gridgames.gomoku.ai import analyse, think
+
+    board = opening.board
+    nearest, farthest = opening.area()
+    if not board.move_stack:
+        return board.width // 2, board.height // 2
+    results = analyse(board, limit_for(budget_ms // 2), multipv=6, stop=stop)
+    inside = [r for r in results if nearest <= steps_from_centre(board, r.move) <= farthest]
+    if inside:
+        return max(inside, key=value).move
+    ring = [p for p in board.legal_moves if steps_from_centre(board, p) == nearest]
+    share = max(1, budget_ms // 2 // len(ring))
+    scored = []
+    for point in ring:
+        after = board.copy()
+        after.push(point)
+        scored.append((-value(think(after, limit_for(share), stop=stop)), point))
+    return max(scored)[1]
 
 
 def _ends(opening: Opening, action: str) -> bool:
@@ -235,7 +277,7 @@ def _balanced_start(opening: Opening, budget_ms: int, limit_for: LimitFor,
 
 def _candidate_starts(opening: Opening) -> list[tuple[Point, ...]]:
     board = opening.board
-    if opening.rule is OpeningRule.SOOSORV:
+    if opening.rule in (OpeningRule.SOOSORV, OpeningRule.YAMAGUCHI):
         return soosorv_openings(board.width, board.height)
     found = (centred(o, board.width, board.height) for o in default_openings())
     return [tuple(stones) for stones in found if stones]

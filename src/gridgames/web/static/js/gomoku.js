@@ -457,10 +457,10 @@ class GameView {
       const chosen = this.offerPoints.length;
       $("#opening-place-button").hidden = !orPlace;
       $("#opening-place-button").disabled = chosen !== 1;
-      $("#opening-offer-button").disabled = chosen !== o.declared;
+      $("#opening-offer-button").disabled = chosen !== o.offer_count;
       $("#opening-offer-count").textContent = orPlace
-        ? `${chosen} chosen: place one, or offer ${o.declared}`
-        : `${chosen} of ${o.declared} chosen`;
+        ? `${chosen} chosen: place one, or offer ${o.offer_count}`
+        : `${chosen} of ${o.offer_count} chosen`;
     }
   }
 
@@ -528,8 +528,8 @@ class GameView {
     if (opening.allowed.includes("offer")) {
       const at = this.offerPoints.findIndex(([x, y]) => x === point[0] && y === point[1]);
       if (at >= 0) this.offerPoints.splice(at, 1);
-      else if (this.offerPoints.length < opening.declared) this.offerPoints.push(point);
-      else toast(`${opening.declared} 5th moves are chosen: click one of them to drop it first.`);
+      else if (this.offerPoints.length < opening.offer_count) this.offerPoints.push(point);
+      else toast(`${opening.offer_count} 5th moves are chosen: click one of them to drop it first.`);
       this.render();
     } else if (opening.allowed.includes("pick")) {
       this.act(`pick ${name}`);

@@ -363,6 +363,17 @@ def test_long_pro_third_stone_too_near_is_refused_then_the_computer_moves():
     assert len(game.board) == 4  # the computer, white, moved; then the human quit
 
 
+def test_a_board_too_small_for_the_rule_returns_to_the_menu():
+    settings = Settings(mode=Mode.HUMAN_HUMAN, opening=OpeningRule.LONG_PRO, width=7,
+                        height=7, pause=0)
+    console = ScriptedConsole(["2", "4"])
+    play.main_menu(settings, console)
+    assert ("Long Pro needs a board of 9 or more on a side: its 3rd stone goes at least 4 "
+            "intersections from the centre; choose another opening rule or a larger board "
+            "in Settings.") in console.output
+    assert console.output[-1] == "Thank you for playing!"
+
+
 def test_the_move_found_during_the_opening_is_played_without_searching_again(monkeypatch):
     from gridgames.cli import gomoku_game
 

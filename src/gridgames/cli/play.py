@@ -16,7 +16,7 @@ import unicodedata
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
 from gridgames.gomoku.notation import format_renju, parse_position
-from gridgames.gomoku.opening_rules import OpeningRule
+from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
 from gridgames.gomoku.records import load
 
 from .gomoku_game import Console, Game, GameEnd, Mode, Settings
@@ -319,7 +319,11 @@ def new_game(settings: Settings, console: Console, start: Board | None) -> Game 
             console.say(f"The game starts from the position given, so there is no "
                         f"{settings.opening.display_name} opening this time.")
         return Game(settings, console, start)
-    phase = OpeningPhase(settings, console)
+    try:
+        phase = OpeningPhase(settings, console)
+    except OpeningError as error:  # a board too small for the rule
+        console.say(f"{error}; choose another opening rule or a larger board in Settings.")
+        return None
     return phase.game() if phase.run() else None
 
 

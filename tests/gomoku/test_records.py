@@ -151,7 +151,7 @@ def test_a_json_record_keeps_the_opening() -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"opening": "pro"}, "unknown opening rule 'pro'"),
+    ({"opening": "rif"}, "unknown opening rule 'rif'"),
     ({"opening_actions": "place h8"}, "opening_actions must be a list of texts"),
     ({"opening_actions": ["place h8", "place h8"]}, r"action 2 \('place h8'\): h8 is occupied"),
     ({"opening_actions": ["place h8", "place i9", "place j9", "choose white"]},

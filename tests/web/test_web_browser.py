@@ -708,6 +708,44 @@ def test_taraguchi_fifth_stone_placed_rather_than_offered(page: Any) -> None:
     assert (3, 3) in stones(page)
 
 
+def test_yamaguchi_declared_by_the_first_player_before_the_swap(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#opening option[value='yamaguchi']", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    page.select_option("#opening", "yamaguchi")
+    page.select_option("#rule", "renju")
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.click("#start-game")
+    page.wait_for_selector("#board.playable")
+    for count, point in enumerate([(7, 7), (7, 6), (8, 6)], start=1):
+        page.mouse.click(*intersection(page, *point))
+        wait_for_stones(page, count)
+    page.wait_for_selector("#opening-declare:not([hidden])")
+    assert page.locator("#opening-prompt").inner_text() == (
+        "First player: declare how many 5th moves black must offer (1 to 10)")
+    page.fill("#opening-count", "1")
+    page.click("#opening-declare-button")
+    page.wait_for_selector("#opening-choose:not([hidden])")
+    assert page.locator("#opening-prompt").inner_text() == (
+        "Second player: choose a colour: black or white (the opening is 4D Kagetsu; "
+        "black will offer 1 5th move)")
+    page.click("#opening-white")  # the second player keeps white and places the 4th
+    page.wait_for_selector("#opening-choose", state="hidden")
+    page.mouse.click(*intersection(page, 0, 14))
+    wait_for_stones(page, 4)
+    page.wait_for_selector("#opening-offer:not([hidden])")  # no second swap
+    page.mouse.click(*intersection(page, 6, 8))
+    assert page.locator("#opening-offer-count").inner_text() == "1 of 1 chosen"
+    page.click("#opening-offer-button")
+    page.wait_for_selector("#board .offer-mark.offered")
+    page.mouse.click(*intersection(page, 6, 8))
+    page.wait_for_selector("#opening-panel", state="hidden")
+    wait_for_stones(page, 5)
+    assert page.locator("#opening-fact").inner_text() == (
+        "Yamaguchi · 4D Kagetsu · the first player is black")
+
+
 def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#opening option[value='soosorv']", state="attached")

@@ -262,7 +262,7 @@ class Opening:
             where = self._area_text(len(board))
             place = f"place the {stone} stone ({board.to_move.label}){where}"
             if phase == "taraguchi fifth":
-                return (f"{place}, or offer {self.max_offers} 5th moves anywhere, "
+                return (f"{place}, or offer {fifth_moves(self.max_offers)} anywhere, "
                         "no two of them symmetric")
             return place
         if phase == "swap2":
@@ -270,13 +270,14 @@ class Opening:
         if phase in ("declare", "first declare"):
             return f"declare how many 5th moves black must offer (1 to {self.most_offers()})"
         if phase == "offer":
-            return f"offer {self.offer_count()} 5th moves for black, no two of them symmetric"
+            return (f"offer {fifth_moves(self.offer_count())} for black, "
+                    "no two of them symmetric")
         if phase == "pick":
             names = ", ".join(self.name(p) for p in self.offers)
             return f"pick black's 5th move from the offers: {names}"
         facts = [f"the opening is {self.renju_name}"] if len(board) == 3 and self.renju_name else []
         if self.rule is OpeningRule.YAMAGUCHI and len(board) == 3:
-            facts.append(f"black will offer {self.declared} 5th moves")
+            facts.append(f"black will offer {fifth_moves(self.declared)}")
         named = f" ({'; '.join(facts)})" if facts else ""
         return f"choose a colour: black or white{named}"
 
@@ -368,7 +369,7 @@ class Opening:
         board = self.board
         count = self.offer_count()
         if len(points) != count:
-            raise OpeningError(f"offer exactly {count} 5th moves, not {len(points)}")
+            raise OpeningError(f"offer exactly {fifth_moves(count)}, not {len(points)}")
         for point in points:
             self._check_legal(point)
         images = symmetries(board)
@@ -473,6 +474,11 @@ class Opening:
     def offer_count(self) -> int:
         """The fifth moves black offers: as declared, or as many as the board has."""
         return min(self.declared, len(self.fifth_move_classes()))
+
+
+def fifth_moves(count: int) -> str:
+    """``1 5th move``, ``3 5th moves``."""
+    return f"{count} 5th move{'' if count == 1 else 's'}"
 
 
 def game_opening(rule: OpeningRule, board: Board, actions: Iterable[str],

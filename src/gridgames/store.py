@@ -1,8 +1,9 @@
 """Saved games in SQLite, so that a restarted server resumes every game where it was.
 
 A game row holds the board settings, who plays each side, the moves and the
-thinking times, and for a game under an opening rule the rule, its actions so
-far and who is its first player. Every change is committed before the call
+thinking times, for a game under an opening rule the rule, its actions so far
+and who is its first player, and for a game with a clock the clock and the
+colour whose time ran out. Every change is committed before the call
 returns.
 
 >>> store = GameStore(":memory:")
@@ -46,17 +47,21 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     token_hash TEXT NOT NULL DEFAULT '',
     opening TEXT NOT NULL DEFAULT 'free',
     opening_actions TEXT NOT NULL DEFAULT '[]',
-    first_player TEXT NOT NULL DEFAULT ''
+    first_player TEXT NOT NULL DEFAULT '',
+    clock TEXT NOT NULL DEFAULT '',
+    out_of_time TEXT NOT NULL DEFAULT ''
 )
 """
 
-# Columns that databases written by older versions lack (player tokens, then
-# opening rules), added when such a database is opened.
+# Columns that databases written by older versions lack (player tokens, opening
+# rules, then clocks), added when such a database is opened.
 _ADDED_COLUMNS = {
     "token_hash": "TEXT NOT NULL DEFAULT ''",
     "opening": "TEXT NOT NULL DEFAULT 'free'",
     "opening_actions": "TEXT NOT NULL DEFAULT '[]'",
     "first_player": "TEXT NOT NULL DEFAULT ''",
+    "clock": "TEXT NOT NULL DEFAULT ''",
+    "out_of_time": "TEXT NOT NULL DEFAULT ''",
 }
 
 
@@ -100,6 +105,10 @@ class StoredGame:
     # before opening rules existed (black is). The second is the other one of
     # black and white, which always hold the two players, in their colours so far.
     first_player: str = ""
+    # The game clock (gridgames.gomoku.clock.GameClock.to_dict), None without one,
+    # and the colour whose time ran out ("black"/"white"), empty while none has.
+    clock: dict[str, Any] | None = None
+    out_of_time: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -148,12 +157,13 @@ class GameStore:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
                 "time_ms, moves, times_ms, finished, created, updated, token_hash, opening, "
-                "opening_actions, first_player) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "opening_actions, first_player, clock, out_of_time) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
                  saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
                  int(saved.finished), now, now, saved.token_hash, saved.opening,
-                 json.dumps(saved.opening_actions), saved.first_player),
+                 json.dumps(saved.opening_actions), saved.first_player,
+                 _clock_text(saved.clock), saved.out_of_time),
             )
         return saved
 
@@ -165,21 +175,25 @@ class GameStore:
         return _from_row(row)
 
     def set_moves(self, game_id: str, moves: list[Point], times_ms: list[int],
-                  *, finished: bool = False) -> None:
-        """Replace a game's moves (after a move or an undo) and commit."""
+                  *, finished: bool = False, clock: dict[str, Any] | None = None,
+                  out_of_time: str = "") -> None:
+        """Replace a game's moves (after a move or an undo), with its clock, and commit."""
         with self._lock, self._db:
             cursor = self._db.execute(
-                "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, updated = ? "
-                "WHERE id = ?",
-                (json.dumps(moves), json.dumps(times_ms), int(finished), time.time(), game_id),
+                "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, clock = ?, "
+                "out_of_time = ?, updated = ? WHERE id = ?",
+                (json.dumps(moves), json.dumps(times_ms), int(finished), _clock_text(clock),
+                 out_of_time, time.time(), game_id),
             )
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
 
     def set_opening(self, game_id: str, actions: list[str], *, black: str, white: str,
-                    moves: list[Point], times_ms: list[int]) -> None:
+                    moves: list[Point], times_ms: list[int],
+                    clock: dict[str, Any] | None = None) -> None:
         """Replace a game's opening actions, with the players' colours and the stones
-        they give (after an action in the opening), and commit them together.
+        they give and the clock (started when the opening ends), after an action in the
+        opening, and commit them together.
 
         >>> store = GameStore(":memory:")
         >>> game = store.create(StoredGame(width=15, height=15, rule="freestyle",
@@ -192,9 +206,9 @@ class GameStore:
         with self._lock, self._db:
             cursor = self._db.execute(
                 "UPDATE gomoku_games SET opening_actions = ?, black = ?, white = ?, moves = ?, "
-                "times_ms = ?, updated = ? WHERE id = ?",
+                "times_ms = ?, clock = ?, updated = ? WHERE id = ?",
                 (json.dumps(actions), black, white, json.dumps(moves), json.dumps(times_ms),
-                 time.time(), game_id),
+                 _clock_text(clock), time.time(), game_id),
             )
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
@@ -246,6 +260,10 @@ class GameStore:
         return (_from_row(row) for row in rows)
 
 
+def _clock_text(clock: dict[str, Any] | None) -> str:
+    return "" if clock is None else json.dumps(clock)
+
+
 def _from_row(row: sqlite3.Row) -> StoredGame:
     return StoredGame(
         id=row["id"],
@@ -265,4 +283,6 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         opening=row["opening"],
         opening_actions=list(json.loads(row["opening_actions"])),
         first_player=row["first_player"],
+        clock=json.loads(row["clock"]) if row["clock"] else None,
+        out_of_time=row["out_of_time"],
     )

@@ -614,6 +614,36 @@ def wait_for_stone_at(page: Any, point: tuple[int, int]) -> None:
     page.wait_for_selector(f"#board circle.stone[data-x='{point[0]}'][data-y='{point[1]}']")
 
 
+def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#level option", state="attached")
+    page.select_option("#clock", "1+0")
+    start_game(page, "hc", 15)
+    assert page.locator("#game-title").inner_text().startswith("Freestyle 15×15 · 1+0 · ")
+    page.wait_for_selector("#clocks:not([hidden])")
+    assert "running" in (page.locator("#clock-black").get_attribute("class") or "")
+    page.wait_for_function("() => document.querySelector('#clock-black .time').textContent"
+                           " < '0:59'")  # counting down between the server's states
+    assert page.locator("#clock-white .time").inner_text() == "1:00"
+    page.mouse.click(*intersection(page, 7, 7))
+    wait_for_stones(page, 2)
+    page.wait_for_selector("#clock-black.running")
+    assert page.locator("#undo").is_disabled()  # no take-backs under a clock
+    white_left = page.locator("#clock-white .time").inner_text()
+    assert re.fullmatch(r"0:5\d|1:00", white_left), white_left
+
+
+def test_a_flag_falls_while_the_page_watches(page: Any, server: Server) -> None:
+    game = server.http.post("/api/gomoku/games", json={
+        "width": 9, "height": 9, "black": "human", "white": "human", "clock": "0.05"}).json()
+    page.goto(f"/#/gomoku/{game['id']}")
+    page.wait_for_selector("#clock-black.running")
+    page.wait_for_selector("#result-dialog[open]", timeout=20_000)
+    assert page.locator("#result-text").inner_text() == "Black's time ran out after 0 moves."
+    assert page.locator("#status-text").inner_text() == "White wins on time"
+    assert page.locator("#clock-black .time").inner_text() == "0.0"
+
+
 def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#opening option[value='swap2']", state="attached")

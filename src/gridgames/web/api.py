@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import time
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
@@ -13,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from gridgames import queens
-from gridgames.gomoku import Rule, puzzles
+from gridgames.gomoku import Color, Rule, puzzles
 from gridgames.gomoku.ai import LEVELS, SearchResult
 from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
@@ -73,6 +74,22 @@ def game_state(game: Game) -> s.GameState:
 def _state_fields(game: Game) -> dict[str, Any]:
     board, saved = game.board, game.saved
     outcome = board.outcome()
+    loser = game.out_of_time
+    if loser is not None:
+        outcome_out: s.OutcomeOut | None = s.OutcomeOut(
+            winner=loser.other.label, line=[], result="1-0" if loser is Color.WHITE else "0-1",  # type: ignore[arg-type]
+            draw_reason="", on_time=True)
+    elif outcome is None:
+        outcome_out = None
+    else:
+        outcome_out = s.OutcomeOut(
+            winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
+            line=_pairs(outcome.line),
+            result=outcome.result,  # type: ignore[arg-type]
+            draw_reason=outcome.draw_reason, on_time=False,
+        )
+    clock = game.clock
+    now = time.time()
     return dict(
         id=game.id,
         width=board.width,
@@ -80,12 +97,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
         rule=board.rule,
         moves=_pairs(board.move_stack),
         to_move=board.to_move.label,
-        outcome=None if outcome is None else s.OutcomeOut(
-            winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
-            line=_pairs(outcome.line),
-            result=outcome.result,  # type: ignore[arg-type]
-            draw_reason=outcome.draw_reason,
-        ),
+        outcome=outcome_out,
         forbidden=_pairs(sorted(board.forbidden_points())),
         players=s.Players(black=saved.black, white=saved.white),  # type: ignore[arg-type]
         level=saved.level,
@@ -96,6 +108,11 @@ def _state_fields(game: Game) -> dict[str, Any]:
         else search_out(game.last_search, game.last_queued_ms),
         version=game.version,
         opening=None if game.opening is None else _opening_out(game, game.opening),
+        clock=None if clock is None else s.ClockOut(
+            text=str(clock), initial_ms=clock.initial_ms, increment_ms=clock.increment_ms,
+            black_ms=max(0, clock.left_ms(Color.BLACK, now)),
+            white_ms=max(0, clock.left_ms(Color.WHITE, now)),
+            running=None if clock.running is None else clock.running.label),  # type: ignore[arg-type]
     )
 
 
@@ -155,7 +172,8 @@ async def create_game(body: s.NewGame, service: Service) -> s.NewGameState:
     token, token_hash = new_token()
     game = service.create(width=body.width, height=body.height, rule=body.rule,
                           black=body.black, white=body.white, level=body.level,
-                          time_ms=body.time_ms, token_hash=token_hash, opening=body.opening)
+                          time_ms=body.time_ms, token_hash=token_hash, opening=body.opening,
+                          clock=body.clock)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -166,7 +184,7 @@ async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
     token, token_hash = new_token()
     game = service.import_record(body.text, rule=body.rule, black=body.black, white=body.white,
                                  level=body.level, time_ms=body.time_ms, token_hash=token_hash,
-                                 opening=body.opening)
+                                 opening=body.opening, clock=body.clock)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -176,6 +194,10 @@ async def get_game(game_id: str, service: Service) -> Response:
     """The game now. Clients that poll get the same bytes until the game changes."""
     game = service.get(game_id)
     key = (game.version, game.thinking, game.thinking and game.waiting)
+    if game.clock is not None and game.clock.running is not None:
+        # the time left changes by itself: always the state now
+        return Response(game_state(game).model_dump_json().encode(),
+                        media_type="application/json")
     if game.state_cache is None or game.state_cache[0] != key:
         game.state_cache = (key, game_state(game).model_dump_json().encode())
     return Response(game.state_cache[1], media_type="application/json")

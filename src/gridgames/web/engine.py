@@ -38,6 +38,7 @@ from typing import Any, Generic, TypeVar
 
 from gridgames.gomoku import Board, Point, Rule
 from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult, playing_threads
+from gridgames.gomoku.ai.timing import TimeControl
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +111,32 @@ def _ping() -> bool:
 _memory = SearchMemory()
 
 
+@dataclass(frozen=True)
+class MoveClock:
+    """A game clock as a move's search sees it: when the mover's time runs out (wall
+    clock, s), the increment after the move and the game's cap on one move (0: none).
+    Its budget is worked out when a worker takes the search, so time spent waiting
+    for a free worker is not spent twice."""
+
+    flag_at: float
+    increment_ms: int = 0
+    turn_ms: int = 0
+
+    # Kept back for passing the job and its answer between processes, and for a
+    # search that stops late.
+    OVERHEAD_MS = 30
+    SAFETY_MS = 100
+
+    def control(self, moves_played: int) -> TimeControl:
+        return TimeControl.for_clock(
+            turn_ms=self.turn_ms, time_left_ms=round((self.flag_at - time.time()) * 1000),
+            moves_played=moves_played, increment_ms=self.increment_ms,
+            overhead_ms=self.OVERHEAD_MS, safety_ms=self.SAFETY_MS)
+
+
 def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
-           limit: Limit, seed: int | None, job: int | None = None) -> SearchResult:
+           limit: Limit, seed: int | None, job: int | None = None,
+           clock: MoveClock | None = None) -> SearchResult:
     from gridgames.gomoku.ai import think
 
     board = Board(width, height, rule=Rule(rule))
@@ -120,8 +145,9 @@ def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
     if job is not None and _progress is not None:
         def on_info(info: SearchInfo) -> None:
             _progress.put((job, info))
+    control = None if clock is None else clock.control(len(moves))
     return think(board, limit, stop=_SlotStop(slot), on_info=on_info, seed=seed,
-                 memory=_memory, threads=_threads)
+                 memory=_memory, threads=_threads, clock=control)
 
 
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float, float]:
@@ -457,9 +483,11 @@ class EnginePool:
     async def search(self, board: Board, limit: Limit, *, seed: int | None = None,
                      on_info: InfoCallback | None = None, priority: int = MOVE,
                      key: str = "", bounded: bool = True,
-                     on_start: Callable[[], None] | None = None) -> Searched:
+                     on_start: Callable[[], None] | None = None,
+                     clock: MoveClock | None = None) -> Searched:
         """The engine's move for ``board`` once a worker is free; cancelling the
-        awaiting task takes the job off the queue or stops the search.
+        awaiting task takes the job off the queue or stops the search. ``clock``
+        spends a game clock within ``limit`` (see :class:`MoveClock`).
 
         ``on_info`` is called on this event loop after each completed depth, and
         never once this call has returned; ``on_start`` when a worker takes the job.
@@ -477,7 +505,7 @@ class EnginePool:
             try:
                 job = self._enqueue(
                     _think, (slot, board.width, board.height, board.rule.value,
-                             list(board.move_stack), limit, seed, job_number),
+                             list(board.move_stack), limit, seed, job_number, clock),
                     priority=priority, key=key, bounded=bounded, slot=slot, on_start=on_start)
             except BaseException:
                 self._release(slot)

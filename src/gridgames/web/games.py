@@ -10,6 +10,11 @@ A game may begin with an opening rule (:mod:`gridgames.gomoku.opening_rules`):
 its players are then the first and the second player, the opening's actions
 place the first stones and settle the colours, and moves follow once it is
 over. The computer's opening actions are decided in the workers too.
+
+A game may have a clock (:mod:`gridgames.gomoku.clock`): it starts once the
+moves begin (after the opening), the computer spends its own as a Gomocup brain
+spends a match clock, and the side whose time runs out loses, whether or not it
+is thinking: a timer ends the game at that moment.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Level, Limit, SearchInfo, SearchResult, get_level
+from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
@@ -36,7 +42,7 @@ from gridgames.gomoku.records import (
     to_psq,
 )
 from gridgames.store import GameNotFoundError, GameStore, StoredGame
-from gridgames.web.engine import BACKGROUND, MOVE, EnginePool, Searched
+from gridgames.web.engine import BACKGROUND, MOVE, EnginePool, MoveClock, Searched
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +114,10 @@ class OpeningNeedsEmptyBoardError(GameError):
     code, status = "opening_needs_empty_board", 422
 
 
+class TimedGameError(GameError):
+    code = "timed_game"
+
+
 @dataclass
 class Game:
     """A game in play: its saved settings, the core board and the computer's search."""
@@ -129,6 +139,8 @@ class Game:
     # Under an opening rule: the opening (on a board of its own, which keeps the
     # opening position once moves follow); None without one.
     opening: Opening | None = None
+    clock: GameClock | None = None
+    flag_timer: asyncio.TimerHandle | None = None  # ends the game when the clock runs out
 
     @property
     def id(self) -> str:
@@ -168,8 +180,19 @@ class Game:
         return self.who(self.opening.to_act)
 
     @property
+    def out_of_time(self) -> Color | None:
+        """The colour whose time ran out (it lost), if any."""
+        label = self.saved.out_of_time
+        return Color[label.upper()] if label else None
+
+    @property
+    def over(self) -> bool:
+        """Five, a draw, or a clock run out."""
+        return self.board.is_game_over() or self.out_of_time is not None
+
+    @property
     def computer_to_move(self) -> bool:
-        return (not self.in_opening and not self.board.is_game_over()
+        return (not self.in_opening and not self.over
                 and self.player(self.board.to_move) == COMPUTER)
 
     @property
@@ -238,9 +261,11 @@ class GomokuService:
             if game.computer_to_act:
                 self._schedule(game)
             else:
-                self._games.pop(game.id, None)  # loaded again when someone looks
+                self._forget(game)  # loaded again when someone looks
 
     async def close(self) -> None:
+        for game in self._games.values():
+            self._disarm_flag(game)
         tasks = [game.task for game in self._games.values() if game.task is not None]
         for task in tasks:
             task.cancel()
@@ -254,12 +279,14 @@ class GomokuService:
                level: int, time_ms: int | None, moves: list[Point] | None = None,
                times_ms: list[int] | None = None, token_hash: str = "",
                opening: OpeningRule = OpeningRule.FREE,
-               opening_actions: list[str] | None = None) -> Game:
+               opening_actions: list[str] | None = None, clock: str | None = None) -> Game:
         """A new game. Under an opening rule ``black`` is the first player and
         ``white`` the second (the opening settles their colours). A game with
         ``moves`` has an opening only with the ``opening_actions`` that placed its
         first stones (an imported record's); ``black`` and ``white`` are then the
-        colours' players."""
+        colours' players. ``clock``: minutes a side and seconds added a move (``5+3``),
+        or None."""
+        game_clock = None if clock is None else GameClock.parse(clock)
         if opening is not OpeningRule.FREE and moves and opening_actions is None:
             raise OpeningNeedsEmptyBoardError(
                 f"an opening rule ({opening.display_name}) starts on an empty board: a game "
@@ -271,6 +298,9 @@ class GomokuService:
         if settled is not None and settled.player(Color.BLACK) is not OpeningPlayer.FIRST:
             first_player = white
         board.push_many(moves or [])
+        if game_clock is not None and (settled is None or settled.done) \
+                and not board.is_game_over():
+            game_clock.start(board.to_move, time.time())
         # Black is to move, or under an opening rule the first player to act.
         if not board.is_game_over() and (black if board.to_move is Color.BLACK
                                          else white) == COMPUTER:
@@ -282,6 +312,7 @@ class GomokuService:
             finished=board.is_game_over(), token_hash=token_hash,
             opening=opening.value, opening_actions=list(opening_actions or []),
             first_player=first_player,
+            clock=None if game_clock is None else game_clock.to_dict(),
         ))
         game = self._load(saved)
         self._schedule(game)
@@ -289,7 +320,7 @@ class GomokuService:
 
     def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
                       token_hash: str = "", level: int, time_ms: int | None,
-                      opening: OpeningRule = OpeningRule.FREE) -> Game:
+                      opening: OpeningRule = OpeningRule.FREE, clock: str | None = None) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content). A JSON
         record's opening comes with it; no other can be given to a record."""
         if opening is not OpeningRule.FREE:
@@ -309,7 +340,8 @@ class GomokuService:
         return self.create(width=record.width, height=record.height, rule=record.rule,
                            black=black, white=white, level=level, time_ms=time_ms,
                            moves=record.moves, times_ms=times, token_hash=token_hash,
-                           opening=record.opening, opening_actions=record.opening_actions)
+                           opening=record.opening, opening_actions=record.opening_actions,
+                           clock=clock)
 
     def get(self, game_id: str) -> Game:
         """The game (loaded from the store if need be); looking at it keeps it alive."""
@@ -328,7 +360,7 @@ class GomokuService:
     def delete(self, game_id: str) -> None:
         game = self.get(game_id)
         self._cancel(game)
-        self._games.pop(game_id, None)
+        self._forget(game)
         self.store.delete(game_id)
         self._publish(game)
 
@@ -342,8 +374,9 @@ class GomokuService:
             raise OffBoardError(reason)
         if game.in_opening:
             raise OpeningUnderWayError(_opening_first(game))
-        if board.is_game_over():
-            raise GameOverError(reason)
+        self._check_clock(game)
+        if game.over:
+            raise GameOverError(_over_reason(game))
         if game.player(board.to_move) != HUMAN:
             raise NotYourTurnError(f"it is the computer's turn to play {board.to_move.label}")
         if board[point] is not None:
@@ -353,7 +386,7 @@ class GomokuService:
         if not self.engine.has_room(MOVE) and self._computer_after(game, point):
             # Refuse the move (429) rather than acknowledge it and keep its reply waiting.
             self.engine.check_room(MOVE)
-        self._push(game, point, 0)
+        self._push(game, point, self._press_clock(game))
         self._schedule(game)
         return game
 
@@ -366,6 +399,8 @@ class GomokuService:
         game = self.get(game_id)
         if game.in_opening:
             raise NothingToUndoError("the opening's actions cannot be taken back")
+        if game.clock is not None:
+            raise TimedGameError("moves cannot be taken back in a game with a clock")
         movers = [Color.BLACK if i % 2 == 0 else Color.WHITE
                   for i in range(len(game.board.move_stack))]
         human_moves = [i for i, color in enumerate(movers)
@@ -387,8 +422,8 @@ class GomokuService:
         game = self.get(game_id)
         if game.in_opening:
             raise OpeningUnderWayError("hints are for moves, and the opening is under way")
-        if game.board.is_game_over():
-            raise GameOverError(f"the game is over ({game.board.outcome()})")
+        if game.over:
+            raise GameOverError(_over_reason(game))
         if game.player(game.board.to_move) != HUMAN:
             raise NotYourTurnError("the computer is to move")
         return await self.engine.search(game.board.copy(), HINT_LIMIT, priority=BACKGROUND,
@@ -476,8 +511,11 @@ class GomokuService:
                                saved.opening_actions, saved.moves)
         board.push_many(saved.moves)
         times = (saved.times_ms + [0] * len(saved.moves))[: len(saved.moves)]
-        game = Game(saved=saved, board=board, times_ms=times, opening=opening)
+        clock = None if saved.clock is None else GameClock.from_dict(saved.clock)
+        game = Game(saved=saved, board=board, times_ms=times, opening=opening, clock=clock)
         self._games[saved.id] = game
+        self._check_clock(game)  # it may have run out while the server was down
+        self._arm_flag(game)
         return game
 
     def _set_opening(self, game: Game, opening: Opening) -> None:
@@ -490,12 +528,17 @@ class GomokuService:
         saved.black = game.who(opening.player(Color.BLACK))
         saved.white = game.who(opening.player(Color.WHITE))
         saved.opening_actions = list(opening.history)
+        clock = game.clock
+        if clock is not None and opening.done and clock.running is None:
+            clock.start(game.board.to_move, time.time())  # the moves begin
         self.store.set_opening(game.id, list(opening.history), black=saved.black,
                                white=saved.white, moves=list(game.board.move_stack),
-                               times_ms=list(game.times_ms))
+                               times_ms=list(game.times_ms),
+                               clock=None if clock is None else clock.to_dict())
         game.last_search = None
         game.version += 1
         game.progress = None
+        self._arm_flag(game)
         self._publish(game)
 
     def _computer_after_opening(self, game: Game, opening: Opening) -> bool:
@@ -505,6 +548,78 @@ class GomokuService:
         board = opening.board
         return not board.is_game_over() and game.who(opening.player(board.to_move)) == COMPUTER
 
+    # -- the clock -------------------------------------------------------------
+
+    def _check_clock(self, game: Game) -> None:
+        """End the game if the clock of the side to move has run out."""
+        clock = game.clock
+        if clock is None or game.over:
+            return
+        flagged = clock.flagged(time.time())
+        if flagged is not None:
+            self._end_on_time(game, flagged)
+
+    def _end_on_time(self, game: Game, color: Color) -> None:
+        assert game.clock is not None
+        game.clock.stop(time.time())
+        game.saved.out_of_time = color.label
+        self._changed(game)
+
+    def _press_clock(self, game: Game) -> int:
+        """The side to move has moved: the time its move took (ms), taken off its clock
+        (0 without a clock)."""
+        if game.clock is None or game.clock.running is None:
+            return 0
+        return game.clock.press(time.time())
+
+    def _disarm_flag(self, game: Game) -> None:
+        if game.flag_timer is not None:
+            game.flag_timer.cancel()
+            game.flag_timer = None
+
+    def _forget(self, game: Game) -> None:
+        """Drop the game from memory (the store keeps it); its timer goes with it, so
+        that only the copy loaded next may change the game."""
+        self._disarm_flag(game)
+        self._games.pop(game.id, None)
+
+    def _arm_flag(self, game: Game) -> None:
+        """Set the timer that ends the game when the running clock runs out."""
+        self._disarm_flag(game)
+        clock = game.clock
+        if clock is None or clock.running is None or game.over:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a game loaded outside one): checked on use
+            return
+        left_s = clock.left_ms(clock.running, time.time()) / 1000
+        game.flag_timer = loop.call_later(
+            max(0.0, left_s) + 0.01, self._flag_fell, game, game.version)
+
+    def _flag_fell(self, game: Game, version: int) -> None:
+        """The timer: the game ends if the running clock has run out (a computer still
+        thinking is stopped)."""
+        game.flag_timer = None
+        clock = game.clock
+        if game.version != version or clock is None:
+            return
+        if clock.flagged(time.time()) is None:  # the timer fired early
+            self._arm_flag(game)
+            return
+        self._cancel(game)
+        self._check_clock(game)
+
+    def _computer_clock(self, game: Game) -> MoveClock | None:
+        """The computer's clock for its move, spent as a Gomocup brain spends a match
+        clock (the game's time per move, if set, caps each move)."""
+        clock = game.clock
+        if clock is None or clock.running is None:
+            return None
+        now = time.time()
+        return MoveClock(flag_at=now + clock.left_ms(clock.running, now) / 1000,
+                         increment_ms=clock.increment_ms, turn_ms=game.saved.time_ms or 0)
+
     def _push(self, game: Game, point: Point, time_ms: int) -> None:
         game.board.push(point)
         game.times_ms.append(time_ms)
@@ -512,10 +627,15 @@ class GomokuService:
 
     def _changed(self, game: Game) -> None:
         """Commit the game, then tell the watchers."""
+        if game.clock is not None and game.board.is_game_over():
+            game.clock.stop(time.time())
         self.store.set_moves(game.id, list(game.board.move_stack), list(game.times_ms),
-                             finished=game.board.is_game_over())
+                             finished=game.over,
+                             clock=None if game.clock is None else game.clock.to_dict(),
+                             out_of_time=game.saved.out_of_time)
         game.version += 1
         game.progress = None
+        self._arm_flag(game)
         self._publish(game)
 
     def _publish(self, game: Game) -> None:
@@ -576,9 +696,13 @@ class GomokuService:
                 searched = await self.engine.search(
                     game.board.copy(), game.limit, key=game.id, bounded=False,
                     on_info=functools.partial(self._report, game, version),
-                    on_start=functools.partial(self._search_started, game, version))
+                    on_start=functools.partial(self._search_started, game, version),
+                    clock=self._computer_clock(game))
                 if game.version != version:  # changed meanwhile: the result is stale
                     continue
+                self._check_clock(game)
+                if game.over:  # its time ran out as the move came
+                    break
                 result = searched.result
                 reason = game.board.illegal_reason(result.move)
                 if reason is not None:
@@ -591,7 +715,8 @@ class GomokuService:
                     game.task = None
                 else:
                     game.waiting = True  # its next search is queued at once
-                self._push(game, result.move, result.time_ms)
+                spent = self._press_clock(game)
+                self._push(game, result.move, result.time_ms if game.clock is None else spent)
                 if game.task is None:
                     return
         except asyncio.CancelledError:
@@ -643,6 +768,7 @@ class GomokuService:
             if not self._computer_after(game, search.move):
                 game.task = None
             game.last_search, game.last_queued_ms = search, 0
+            self._press_clock(game)  # started as the opening ended: nothing spent
             self._push(game, search.move, search.time_ms)
         return True
 
@@ -666,6 +792,13 @@ def _replayed(game: Game) -> Opening:
     saved = game.saved
     return Opening.replay(opening.rule, Board(saved.width, saved.height, rule=game.board.rule),
                           opening.history)
+
+
+def _over_reason(game: Game) -> str:
+    loser = game.out_of_time
+    if loser is not None:
+        return f"the game is over: {loser.label}'s time ran out, {loser.other.label} wins"
+    return f"the game is over ({game.board.outcome()})"
 
 
 def _opening_first(game: Game) -> str:

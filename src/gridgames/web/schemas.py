@@ -41,6 +41,10 @@ class GameSettings(Strict):
     time_ms: int | None = Field(
         2000, ge=50, le=60_000, description="most thinking time per move (null: the level's own)"
     )
+    clock: str | None = Field(
+        None, max_length=20, description="a game clock: minutes a side and seconds added after "
+        "each move, e.g. 5+3 (null: none). It starts with the moves (after an opening); the "
+        "side whose time runs out loses, and moves cannot be taken back.")
 
 
 class NewGame(GameSettings):
@@ -137,6 +141,19 @@ class OutcomeOut(BaseModel):
     result: Literal["1-0", "0-1", "1/2-1/2"]
     draw_reason: str = Field(description="why a draw is one (the board is full, or under "
                              "renju only points forbidden to black are left); empty for a win")
+    on_time: bool = Field(False, description="the loser's clock ran out (the line is empty)")
+
+
+class ClockOut(BaseModel):
+    """A game clock, as it stands when the state is sent."""
+
+    text: str = Field(description="minutes a side + seconds a move, e.g. 5+3")
+    initial_ms: int
+    increment_ms: int
+    black_ms: int = Field(description="black's time left")
+    white_ms: int = Field(description="white's time left")
+    running: ColorName | None = Field(description="whose time is running (null before the "
+                                     "moves begin and once the game is over)")
 
 
 class SearchOut(BaseModel):
@@ -173,6 +190,7 @@ class GameState(BaseModel):
     version: int = Field(description="grows with every change while the server runs")
     opening: OpeningOut | None = Field(None, description="the opening (null without an "
                                        "opening rule)")
+    clock: ClockOut | None = Field(None, description="the game clock (null without one)")
 
 
 class NewGameState(GameState):

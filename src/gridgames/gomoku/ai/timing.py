@@ -15,6 +15,10 @@ clock is read), so the policy is tested without searching.
 (1025, 4103)
 >>> TimeControl.for_clock(turn_ms=5000, time_left_ms=150, moves_played=60).is_instant
 True
+>>> control = TimeControl.for_clock(turn_ms=0, time_left_ms=60000, moves_played=4,
+...                                 increment_ms=2000)  # a 1+2 game clock
+>>> control.soft_ms, control.hard_ms
+(4687, 15178)
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ MOVES_TO_GO_DROP = 0.3
 # The hard cap: at most this many soft budgets, and this share of the time left.
 MAX_STRETCH = 4.0
 HARD_SHARE_OF_LEFT = 0.22
+# The share of a clock's increment (time added after each move) a move spends.
+INCREMENT_SPENT = 0.8
 # Below this many milliseconds a search is not worth starting: play at once.
 MIN_SEARCH_MS = 20
 # Kept back from the time left for the manager's own accounting and the reply, and
@@ -99,7 +105,7 @@ class TimeControl:
 
     @classmethod
     def for_clock(cls, *, turn_ms: int, time_left_ms: int | None, moves_played: int,
-                  overhead_ms: int = 0, safety_ms: int = 0,
+                  overhead_ms: int = 0, safety_ms: int = 0, increment_ms: int = 0,
                   previous_score: int | None = None) -> TimeControl:
         """The budget of one move under a turn limit and a match clock.
 
@@ -107,7 +113,8 @@ class TimeControl:
         of the game's clock (None: no match clock), ``moves_played`` the stones on the
         board. ``overhead_ms`` is what the caller spends around the search (starting
         it, passing the reply), taken off both figures; ``safety_ms`` is kept back
-        from the hard cap only, for a search that stops late.
+        from the hard cap only, for a search that stops late. ``increment_ms`` is
+        added to the clock after each move (a Fischer clock): most of it is spent.
         """
         soft: float
         if time_left_ms is None:
@@ -116,8 +123,8 @@ class TimeControl:
             soft = hard = float(turn_ms)
         else:
             usable = time_left_ms - LEFT_RESERVE_MS
-            soft = usable / moves_to_go(moves_played)
-            hard = min(usable * HARD_SHARE_OF_LEFT, soft * MAX_STRETCH)
+            soft = usable / moves_to_go(moves_played) + increment_ms * INCREMENT_SPENT
+            hard = min(usable * HARD_SHARE_OF_LEFT + increment_ms, soft * MAX_STRETCH, usable)
             if turn_ms > 0:
                 hard = min(hard, turn_ms)
         hard = max(0.0, hard - overhead_ms - safety_ms)

@@ -71,10 +71,18 @@ function playerName(state, colour) {
   return state.players[colour] === "human" ? "Human" : `Computer (level ${state.level})`;
 }
 
+// 4:05, or 9.3 under ten seconds.
+function clockText(ms) {
+  if (ms < 10_000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 function describe(state) {
   const mode = `${playerName(state, "black")} vs ${playerName(state, "white")}`;
   const opening = state.opening ? ` · ${state.opening.name}` : "";
-  return `${RULE_NAMES[state.rule] ?? state.rule} ${state.width}×${state.height}${opening} · ${mode}`;
+  const clock = state.clock ? ` · ${state.clock.text}` : "";
+  return `${RULE_NAMES[state.rule] ?? state.rule} ${state.width}×${state.height}${opening}${clock} · ${mode}`;
 }
 
 // -- setup -------------------------------------------------------------------------
@@ -110,6 +118,7 @@ function formSettings(form) {
     white: players[1],
     level: Number(data.get("level")),
     time_ms: Number(data.get("time_ms")),
+    clock: data.get("clock") || null,
   };
 }
 
@@ -146,7 +155,7 @@ export async function showSetup() {
       .map((o) => `<option value="${o.name}">${o.title}</option>`).join("");
     form.level.value = "3";
     const saved = savedSettings();
-    for (const name of ["width", "height", "rule", "opening", "level", "time_ms"]) {
+    for (const name of ["width", "height", "rule", "opening", "level", "time_ms", "clock"]) {
       if (saved[name] !== undefined && form[name]) form[name].value = saved[name];
     }
     for (const name of ["mode", "colour", "seat"]) {
@@ -186,7 +195,7 @@ async function importRecord(input, settings) {
   try {
     const state = await post("/gomoku/games/import", {
       text, rule: psq ? settings.rule : null, black: settings.black, white: settings.white,
-      level: settings.level, time_ms: settings.time_ms,
+      level: settings.level, time_ms: settings.time_ms, clock: settings.clock,
     });
     keepToken(state);
     toast(`Record loaded: ${state.moves.length} moves, ${RULE_NAMES[state.rule] ?? state.rule}.`);
@@ -201,6 +210,7 @@ async function importRecord(input, settings) {
 class GameView {
   constructor() {
     this.state = null;
+    setInterval(() => this.renderClocks(), 100);
     this.socket = null;
     this.hint = null;
     this.announced = null;
@@ -246,7 +256,8 @@ class GameView {
 
   settings() {
     const s = this.state;
-    return { rule: s.rule, black: s.players.black, white: s.players.white, level: s.level, time_ms: s.time_ms };
+    return { rule: s.rule, black: s.players.black, white: s.players.white, level: s.level, time_ms: s.time_ms,
+      clock: s.clock?.text ?? null };
   }
 
   async open(id) {
@@ -376,7 +387,7 @@ class GameView {
       text = `Opening (${opening.name}) · ${who}`;
     } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
-      text = s.outcome.winner ? `${capital(s.outcome.winner)} wins` : "Draw";
+      text = s.outcome.winner ? `${capital(s.outcome.winner)} wins${s.outcome.on_time ? " on time" : ""}` : "Draw";
       if (s.outcome.winner && this.humans() === 1) {
         text += s.players[s.outcome.winner] === "human" ? " · you won" : " · the computer won";
       }
@@ -386,6 +397,8 @@ class GameView {
       text = `${capital(s.to_move)} to move · ${who}`;
     }
     $("#status-text").textContent = text;
+    this.clockAt = performance.now();
+    this.renderClocks();
     $("#watching").hidden = this.token !== null;
     $("#thinking").hidden = !s.thinking;
     $("#thinking").classList.toggle("waiting", s.waiting);
@@ -398,7 +411,7 @@ class GameView {
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only
     // the computer's first move), nothing to undo.
     const stones = s.opening?.stones ?? 0;
-    $("#undo").disabled = !playing
+    $("#undo").disabled = !playing || Boolean(s.clock)
       || !s.moves.some((_, i) => i >= stones && s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
@@ -407,6 +420,21 @@ class GameView {
       : this.hint
       ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})`
       : this.shareLink ? `Link to watch this game: ${this.shareLink}` : "";
+  }
+
+  // Each side's time left, counted down here between the server's states.
+  renderClocks() {
+    const clock = this.state?.clock;
+    $("#clocks").hidden = !clock;
+    if (!clock) return;
+    for (const color of ["black", "white"]) {
+      const running = clock.running === color;
+      const left = Math.max(0, clock[`${color}_ms`] - (running ? performance.now() - this.clockAt : 0));
+      const element = $(`#clock-${color}`);
+      element.querySelector(".time").textContent = clockText(left);
+      element.classList.toggle("running", running);
+      element.classList.toggle("low", left < 10_000);
+    }
   }
 
   humans() {
@@ -476,7 +504,9 @@ class GameView {
       const human = s.players[winner] === "human";
       const against = this.humans() === 1;
       title = against ? (human ? "You win!" : "The computer wins") : `${capital(winner)} wins!`;
-      text = `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
+      text = s.outcome.on_time
+        ? `${capital(winner === "black" ? "white" : "black")}'s time ran out after ${s.moves.length} moves.`
+        : `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;

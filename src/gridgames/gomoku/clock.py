@@ -1,0 +1,119 @@
+"""A game clock: each side's time, spent while it is to move, with an increment added
+after each of its moves (a Fischer clock, written ``5+3``: 5 minutes, 3 seconds a move).
+
+The clock reads no time itself: every call takes ``now`` in seconds (wall-clock
+time, as the caller keeps it), so a saved clock goes on after a restart and its
+rules are tested without waiting.
+
+>>> clock = GameClock.parse("1+2")
+>>> clock.start(Color.BLACK, now=100.0)
+>>> clock.left_ms(Color.BLACK, now=110.5)
+49500
+>>> clock.press(now=110.5)  # black moves after 10.5 s: 2 s added, white's turn
+10500
+>>> clock.left_ms(Color.BLACK, now=200.0), clock.running
+(51500, Color.WHITE)
+>>> clock.flagged(now=171.0)  # white's minute ran out at 170.5
+Color.WHITE
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridgames.gomoku.board import Color
+
+MAX_MINUTES = 600  # ten hours: longer games are not timed games
+MAX_INCREMENT_S = 600
+_FORM = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+))?\s*")
+
+
+class ClockError(ValueError):
+    """A clock that cannot be set up as asked, with what is allowed."""
+
+
+@dataclass
+class GameClock:
+    """Each side's time left (ms), and whose is running since when."""
+
+    initial_ms: int
+    increment_ms: int = 0
+    left: dict[Color, int] = field(default_factory=dict)
+    running: Color | None = None
+    since: float = 0.0  # when the running side's turn began, in the caller's seconds
+
+    def __post_init__(self) -> None:
+        if not 1000 <= self.initial_ms <= MAX_MINUTES * 60_000:
+            raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
+                             f"not {self.initial_ms / 60_000:g} minutes")
+        if not 0 <= self.increment_ms <= MAX_INCREMENT_S * 1000:
+            raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
+                             f"not {self.increment_ms / 1000:g}")
+        if not self.left:
+            self.left = {Color.BLACK: self.initial_ms, Color.WHITE: self.initial_ms}
+
+    @classmethod
+    def parse(cls, text: str) -> GameClock:
+        """A clock from ``minutes+seconds`` (``5+3``, ``0.5+1``, ``10``); a ClockError
+        says what is allowed."""
+        form = _FORM.fullmatch(text)
+        if form is None:
+            raise ClockError(f"cannot read the clock {text!r}: write minutes a side and "
+                             "seconds added a move, such as 5+3 (or 10 for no increment)")
+        minutes, seconds = float(form[1]), int(form[2] or 0)
+        return cls(initial_ms=round(minutes * 60_000), increment_ms=seconds * 1000)
+
+    def __str__(self) -> str:
+        return f"{self.initial_ms / 60_000:g}+{self.increment_ms // 1000}"
+
+    def start(self, color: Color, now: float) -> None:
+        """``color``'s time starts running (the game, or the moves after an opening, begin)."""
+        self.running = color
+        self.since = now
+
+    def left_ms(self, color: Color, now: float) -> int:
+        """``color``'s time left at ``now`` (below 0 once its flag has fallen)."""
+        left = self.left[color]
+        if color is self.running:
+            left -= round((now - self.since) * 1000)
+        return left
+
+    def flagged(self, now: float) -> Color | None:
+        """The side whose time has run out at ``now``, if any."""
+        running = self.running
+        if running is not None and self.left_ms(running, now) <= 0:
+            return running
+        return None
+
+    def press(self, now: float) -> int:
+        """The running side has moved: its time spent (ms) is taken off, its increment
+        added, and the other side's time starts. Returns the time the move took."""
+        mover = self.running
+        if mover is None:
+            raise ClockError("the clock is not running")
+        spent = max(0, round((now - self.since) * 1000))
+        self.left[mover] -= spent - self.increment_ms
+        self.start(mover.other, now)
+        return spent
+
+    def stop(self, now: float) -> None:
+        """The game is over: the running side's time spent is taken off, and none runs."""
+        if self.running is not None:
+            self.left[self.running] = self.left_ms(self.running, now)
+            self.running = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"initial_ms": self.initial_ms, "increment_ms": self.increment_ms,
+                "black_ms": self.left[Color.BLACK], "white_ms": self.left[Color.WHITE],
+                "running": None if self.running is None else self.running.label,
+                "since": self.since}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameClock:
+        running = data.get("running")
+        return cls(initial_ms=int(data["initial_ms"]), increment_ms=int(data["increment_ms"]),
+                   left={Color.BLACK: int(data["black_ms"]), Color.WHITE: int(data["white_ms"])},
+                   running=None if running is None else Color[running.upper()],
+                   since=float(data["since"]))

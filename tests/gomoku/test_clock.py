@@ -1,0 +1,64 @@
+"""The game clock: time spent while a side is to move, the increment, the flag, and its
+saved form; every call is given the time, so nothing here waits."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridgames.gomoku import Color
+from gridgames.gomoku.clock import ClockError, GameClock
+
+BLACK, WHITE = Color.BLACK, Color.WHITE
+
+
+def test_each_side_spends_only_while_it_is_to_move() -> None:
+    clock = GameClock.parse("5+3")
+    assert (clock.initial_ms, clock.increment_ms, str(clock)) == (300_000, 3000, "5+3")
+    assert clock.running is None and clock.left_ms(BLACK, now=50.0) == 300_000
+    clock.start(BLACK, now=10.0)
+    assert clock.press(now=25.0) == 15_000  # black thought 15 s, then 3 s back
+    assert clock.left_ms(BLACK, now=99.0) == 288_000
+    assert clock.left_ms(WHITE, now=30.0) == 295_000  # white's 5 s so far
+    assert clock.press(now=70.0) == 45_000
+    assert (clock.left_ms(WHITE, now=70.0), clock.running) == (258_000, BLACK)
+
+
+def test_the_flag_falls_for_the_side_to_move_only() -> None:
+    clock = GameClock.parse("0.5")
+    clock.start(BLACK, now=0.0)
+    assert clock.flagged(now=29.9) is None
+    assert clock.flagged(now=30.0) is BLACK
+    clock.press(now=10.0)
+    assert clock.flagged(now=39.9) is None  # white's 30 s run from 10 s
+    assert clock.flagged(now=40.0 + 0.001) is WHITE
+
+
+def test_stopped_clocks_keep_what_was_left() -> None:
+    clock = GameClock.parse("1+0")
+    clock.start(WHITE, now=0.0)
+    clock.stop(now=12.5)
+    assert clock.running is None and clock.left_ms(WHITE, now=1000.0) == 47_500
+    with pytest.raises(ClockError, match="the clock is not running"):
+        clock.press(now=13.0)
+
+
+def test_saved_and_read_back_it_goes_on() -> None:
+    clock = GameClock.parse("3+2")
+    clock.start(BLACK, now=100.0)
+    clock.press(now=104.0)
+    again = GameClock.from_dict(clock.to_dict())
+    assert again == clock
+    assert again.left_ms(WHITE, now=110.0) == 174_000
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("five", "cannot read the clock 'five': write minutes a side and seconds added a move"),
+    ("5+", "cannot read the clock"),
+    ("-1", "cannot read the clock"),
+    ("0", "a clock needs 1 second to 600 minutes a side, not 0 minutes"),
+    ("601", "a clock needs 1 second to 600 minutes a side, not 601 minutes"),
+    ("5+601", "the increment must be 0 to 600 seconds a move, not 601"),
+])
+def test_clocks_that_cannot_be_set_say_what_is_allowed(text: str, message: str) -> None:
+    with pytest.raises(ClockError, match=message):
+        GameClock.parse(text)

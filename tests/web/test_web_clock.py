@@ -1,0 +1,129 @@
+"""Games with a clock through the JSON API, with real engine workers and SQLite: time
+spent and added, a flag that falls while nobody moves, the computer on its clock, and a
+clock that runs on across a restart."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_helpers import GAMES, Server, created, new_game, play, player, wait_for
+
+from gridgames.store import GameStore
+
+
+def assert_error(response: Any, status: int, code: str, *words: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"] == code, body
+    for word in words:
+        assert word in body["detail"], body
+
+
+def test_each_side_spends_its_own_time_and_gets_the_increment(client: TestClient) -> None:
+    state = new_game(client, clock="1+5")
+    clock = state["clock"]
+    assert (clock["text"], clock["initial_ms"], clock["increment_ms"]) == ("1+5", 60_000, 5000)
+    assert clock["running"] == "black" and clock["black_ms"] <= 60_000
+    time.sleep(0.3)
+    state = play(client, state["id"], 4, 4)
+    clock = state["clock"]
+    assert clock["running"] == "white"
+    # black spent at least the 0.3 s waited, and got 5 s back
+    assert 60_000 < clock["black_ms"] <= 65_000 - 300
+    assert clock["white_ms"] <= 60_000
+    record = client.get(f"{GAMES}/{state['id']}/record", params={"format": "json"}).json()
+    assert record["times_ms"][0] >= 300  # the move's time as the clock counted it
+
+
+def test_the_flag_falls_while_nobody_moves(client: TestClient) -> None:
+    state = new_game(client, clock="0.02")  # 1.2 s a side
+    game_id = state["id"]
+    play(client, game_id, 4, 4)
+    state = wait_for(client, game_id, lambda s: s["outcome"] is not None, timeout=20)
+    assert state["outcome"] == {"winner": "black", "line": [], "result": "1-0",
+                                "draw_reason": "", "on_time": True}
+    assert state["clock"]["running"] is None and state["clock"]["white_ms"] == 0
+    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0},
+                             headers=player(game_id)), 409, "game_over",
+                 "white's time ran out, black wins")
+
+
+def test_moves_cannot_be_taken_back_under_a_clock(client: TestClient) -> None:
+    state = new_game(client, clock="5+0")
+    play(client, state["id"], 4, 4)
+    assert_error(client.post(f"{GAMES}/{state['id']}/undo", headers=player(state["id"])),
+                 409, "timed_game", "cannot be taken back in a game with a clock")
+
+
+@pytest.mark.parametrize(("clock", "words"), [
+    ("soon", ("cannot read the clock 'soon'", "such as 5+3")),
+    ("0+5", ("a clock needs 1 second to 600 minutes a side",)),
+])
+def test_a_clock_that_cannot_be_set_is_refused(client: TestClient, clock: str,
+                                               words: tuple[str, ...]) -> None:
+    assert_error(client.post(GAMES, json={"clock": clock}), 422, "invalid_value", *words)
+
+
+def test_the_clock_starts_when_the_opening_ends(client: TestClient) -> None:
+    state = new_game(client, width=15, height=15, opening="swap", clock="2+0")
+    game_id = state["id"]
+    assert state["clock"]["running"] is None
+    for action in ["place h8", "place h9", "place j8"]:
+        state = client.post(f"{GAMES}/{game_id}/opening", json={"action": action},
+                            headers=player(game_id)).json()
+    time.sleep(0.2)  # not counted: the opening has no clock
+    assert state["clock"]["running"] is None and state["clock"]["black_ms"] == 120_000
+    state = client.post(f"{GAMES}/{game_id}/opening", json={"action": "choose white"},
+                        headers=player(game_id)).json()
+    assert state["clock"]["running"] == "white"
+
+
+def test_the_computer_plays_on_its_clock(client: TestClient) -> None:
+    state = new_game(client, width=15, height=15, black="computer", white="human",
+                     clock="0.25+1", time_ms=None, level=6)  # 15 s a side
+    game_id = state["id"]
+    state = wait_for(client, game_id, lambda s: len(s["moves"]) == 1 and not s["thinking"])
+    first = state["clock"]["black_ms"]
+    assert state["clock"]["running"] == "white" and 1000 < first <= 16_000
+    for x in (0, 14):
+        state = play(client, game_id, x, 0)
+        count = len(state["moves"]) + 1
+        state = wait_for(client, game_id, lambda s, n=count: len(s["moves"]) == n
+                         and not s["thinking"])
+    clock = state["clock"]
+    assert state["outcome"] is None and clock["running"] == "white"
+    # three moves, each within what the clock left, each followed by its second
+    spent = 15_000 + 3 * 1000 - clock["black_ms"]
+    times = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()["times_ms"]
+    assert spent > 0 and abs(spent - sum(times[0::2])) <= 50
+
+
+def test_a_clock_runs_on_across_a_killed_server_and_may_run_out(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        http = server.http
+        first = created(http.post(GAMES, json={"width": 9, "height": 9, "black": "human",
+                                               "white": "human", "clock": "0.05"}))  # 3 s
+        second = created(http.post(GAMES, json={"width": 9, "height": 9, "black": "human",
+                                                "white": "human", "clock": "10"}))
+        play(http, second["id"], 4, 4)
+    finally:
+        server.kill()
+    saved = GameStore(db).get(first["id"])
+    assert saved.clock is not None and saved.clock["running"] == "black"
+    time.sleep(3.2)  # black's time runs out while the server is down
+    server = Server(db)
+    try:
+        http = server.http
+        state = http.get(f"{GAMES}/{first['id']}").json()
+        assert state["outcome"]["on_time"] and state["outcome"]["winner"] == "white"
+        state = http.get(f"{GAMES}/{second['id']}").json()
+        assert state["outcome"] is None and state["clock"]["running"] == "white"
+        assert state["clock"]["white_ms"] < 600_000 - 3000  # the downtime counted
+    finally:
+        server.stop()

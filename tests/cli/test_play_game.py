@@ -17,7 +17,7 @@ def engine(monkeypatch):
     """A stand-in engine that plays the first empty point of a list, so tests are instant."""
     plays: list[Point] = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]
 
-    def fake_think(console, board, limit, activity):
+    def fake_think(console, board, limit, activity, clock=None):
         move = next(p for p in plays if board[p] is None)
         return SearchResult(move, 35, None, 9, (move,), 100, 1, 100)
 
@@ -78,7 +78,7 @@ def test_a_full_board_is_a_draw():
 
 
 def test_engine_failure_is_reported_and_ends_the_game(monkeypatch):
-    def broken_think(console, board, limit, activity):
+    def broken_think(console, board, limit, activity, clock=None):
         raise RuntimeError("engine exploded")
 
     monkeypatch.setattr(gomoku_game, "think", broken_think)

@@ -20,11 +20,13 @@ from threading import Event
 from typing import TYPE_CHECKING, TypeVar
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
+from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
 from gridgames.gomoku.records import GameRecord, RecordError, load, save
 
 from .gomoku_view import (
     Style,
+    clock_text,
     color_supported,
     format_move,
     parse_move,
@@ -34,6 +36,7 @@ from .gomoku_view import (
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
+    from gridgames.gomoku.ai.timing import TimeControl
 
 T = TypeVar("T")
 
@@ -114,6 +117,7 @@ class Settings:
     seconds_per_move: float = 3.0
     symbols: tuple[str, str] = ("o", "x")
     pause: float = field(default_factory=default_pause)
+    clock: str | None = None  # minutes a side + seconds a move (5+3), or no clock
 
     def new_board(self) -> Board:
         return Board(self.width, self.height, rule=self.rule)
@@ -129,6 +133,8 @@ class Settings:
         text += f"; {self.width}x{self.height} board"
         if self.mode is not Mode.HUMAN_HUMAN:
             text += f"; computer level {self.level}, {self.seconds_per_move:g} s per move"
+        if self.clock is not None:
+            text += f"; clock {self.clock}"
         return text
 
 
@@ -194,8 +200,10 @@ def busy(console: Console, activity: str, work: Callable[[Event], T],
             console.clear_status()
 
 
-def think(console: Console, board: Board, limit: Limit, activity: str) -> SearchResult:
-    """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress."""
+def think(console: Console, board: Board, limit: Limit, activity: str,
+          clock: TimeControl | None = None) -> SearchResult:
+    """Ask the engine for a move; on a terminal, show ``activity`` with a spinner and progress.
+    ``clock`` spends a game clock (see :mod:`gridgames.gomoku.ai.timing`)."""
     from gridgames.gomoku import ai
 
     position = board.copy()  # the engine may play moves on its board while searching
@@ -209,7 +217,8 @@ def think(console: Console, board: Board, limit: Limit, activity: str) -> Search
 
     return busy(console, activity,
                 lambda stop: ai.think(position, limit, stop=stop, on_info=infos.append,
-                                      memory=search_memory(), threads=ai.playing_threads()),
+                                      memory=search_memory(), threads=ai.playing_threads(),
+                                      clock=clock),
                 progress)
 
 
@@ -233,6 +242,9 @@ class Game:
         self.board = board if board is not None else settings.new_board()
         self.style = Style(settings.symbols, console.color)
         self.prepared_move = prepared_move
+        # The clock starts with the first move played here (after an opening).
+        self.clock = None if settings.clock is None else GameClock.parse(settings.clock)
+        self.out_of_time: Color | None = None
         self.begin_with(opening)
 
     def begin_with(self, opening: Opening | None) -> None:
@@ -271,18 +283,48 @@ class Game:
         if self.settings.mode is not Mode.COMPUTER_COMPUTER:
             self.console.say("Type help at the move prompt for the commands.")
         while True:
-            outcome = self.board.outcome()
-            if outcome is not None:
+            if self.board.outcome() is not None or self.out_of_time is not None:
                 self.announce_result()
                 return GameEnd.FINISHED
             color = self.board.to_move
+            self.show_clock(color)
             if self.is_computer(color):
                 if not self.computer_turn(color):
                     return GameEnd.QUIT
                 if self.settings.mode is Mode.COMPUTER_COMPUTER and not self.board.is_game_over():
                     time.sleep(self.settings.pause)
+                    if self.clock is not None:  # the pause is for watching: not on the clock
+                        self.clock.since = time.time()
             elif not self.human_turn(color):
                 return GameEnd.QUIT
+
+    # -- the clock -----------------------------------------------------------
+
+    def show_clock(self, color: Color) -> None:
+        """Start the clock at the first move, and say each side's time before a move."""
+        clock = self.clock
+        if clock is None:
+            return
+        now = time.time()
+        if clock.running is None:
+            clock.start(color, now)
+        times = ", ".join(f"{self.player_name(c)} {clock_text(clock.left_ms(c, now))}"
+                          for c in (Color.BLACK, Color.WHITE))
+        self.console.say(f"Clock: {times}.")
+
+    def moved_in_time(self, color: Color) -> bool:
+        """After ``color``'s move: False (the game lost on time) if its clock ran out
+        first, else its time is taken off and the other side's starts."""
+        clock = self.clock
+        if clock is None:
+            return True
+        now = time.time()
+        if clock.flagged(now) is not None:
+            clock.stop(now)
+            self.out_of_time = color
+            return False
+        clock.press(now)
+        return True
 
     def show_board(self) -> None:
         outcome = self.board.outcome()
@@ -293,6 +335,11 @@ class Game:
         self.console.say()
 
     def announce_result(self) -> None:
+        if self.out_of_time is not None:
+            loser = self.out_of_time
+            self.console.say(f"{self.player_name(loser)}'s time ran out: "
+                             f"{self.player_name(loser.other)} wins on time.")
+            return
         outcome = self.board.outcome()
         assert outcome is not None
         if outcome.winner is None:
@@ -314,23 +361,40 @@ class Game:
         prepared, self.prepared_move = self.prepared_move, None
         fresh = len(self.board) == self.opening_moves  # found for this very position
         if prepared is not None and fresh and self.board.illegal_reason(prepared) is None:
+            if not self.moved_in_time(color):
+                return True
             self.board.push(prepared)
             self.console.say(f"{name} plays {format_move(prepared)} "
                              "(found while deciding the opening)")
             self.show_board()
             return True
         try:
-            result = think(self.console, self.board, self.limit(), f"{name} is thinking...")
-            self.board.push(result.move)
+            result = think(self.console, self.board, self.limit(), f"{name} is thinking...",
+                           self.computer_clock())
         except Exception as error:  # an engine fault ends this game, not the program
             self.console.say(f"The computer could not move: {error}")
             return False
+        if not self.moved_in_time(color):
+            return True
+        self.board.push(result.move)
         details = f"score {result.score_text}"
         if result.depth:
             details += f", depth {result.depth}"
         self.console.say(f"{name} plays {format_move(result.move)} ({details})")
         self.show_board()
         return True
+
+    def computer_clock(self) -> TimeControl | None:
+        """The computer's budget from its clock (the time per move caps it)."""
+        from gridgames.gomoku.ai.timing import TimeControl
+
+        clock = self.clock
+        if clock is None or clock.running is None:
+            return None
+        return TimeControl.for_clock(
+            turn_ms=self.settings.move_time_ms,
+            time_left_ms=clock.left_ms(clock.running, time.time()),
+            moves_played=len(self.board), increment_ms=clock.increment_ms)
 
     def human_turn(self, color: Color) -> bool:
         """Read input until a move is played; False when the player quits."""
@@ -359,6 +423,9 @@ class Game:
                 if self.load(argument):
                     return True
             elif self.try_move(text):
+                if not self.moved_in_time(color):
+                    self.board.pop()  # made after the flag fell: it does not count
+                    return True
                 self.show_board()
                 return True
 
@@ -382,6 +449,9 @@ class Game:
 
     def undo(self) -> bool:
         """Take back one move, or two against the computer so it is the human's turn again."""
+        if self.clock is not None:
+            self.console.say("Moves cannot be taken back in a game with a clock.")
+            return False
         plies = 1 if self.settings.mode is Mode.HUMAN_HUMAN else 2
         if len(self.board) < plies:
             self.console.say("Nothing to undo.")
@@ -445,6 +515,10 @@ class Game:
         self.console.say(f"Saved {len(self.board)} moves to {path}.")
 
     def load(self, path: str) -> bool:
+        if self.clock is not None:
+            self.console.say("A saved game cannot be loaded into a game with a clock: "
+                             "play it without one.")
+            return False
         if not path:
             self.console.say("Usage: load FILE (a .psq or JSON game record).")
             return False

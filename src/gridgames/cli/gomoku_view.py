@@ -73,6 +73,19 @@ def column_label(x: int) -> str:
     return column_letters(x).upper()
 
 
+def clock_text(ms: int) -> str:
+    """Time left on a clock: ``4:05``, or tenths under ten seconds.
+
+    >>> clock_text(245_900), clock_text(9_360), clock_text(-20)
+    ('4:05', '9.3', '0.0')
+    """
+    ms = max(0, ms)
+    if ms < 10_000:
+        return f"{ms // 100 / 10:.1f}"
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def format_move(point: Point) -> str:
     """A point as the screen shows it: row number, space, column letter (``14 A``)."""
     x, y = point

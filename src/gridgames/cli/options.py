@@ -10,6 +10,7 @@ import argparse
 import math
 from collections.abc import Callable
 
+from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import OpeningRule
 
 
@@ -77,6 +78,22 @@ def positive_number(text: str) -> float:
     if not 0 < number < math.inf:
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {number}")
     return number
+
+
+def game_clock(text: str) -> str:
+    """An argparse ``type=`` for a game clock, minutes a side and seconds a move.
+
+    >>> game_clock("5+3")
+    '5+3'
+    >>> game_clock("soon")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: cannot read the clock 'soon': write minutes a side and ...
+    """
+    try:
+        GameClock.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
 
 
 def opening_rule(text: str) -> OpeningRule:

@@ -22,7 +22,7 @@ from gridgames.gomoku.records import load
 from .gomoku_game import Console, Game, GameEnd, Mode, Settings
 from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
-from .options import opening_rule
+from .options import game_clock, opening_rule
 
 NAME = "play"
 HELP = "Play Gomoku, Renju or Caro in the terminal"
@@ -100,6 +100,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="opening rule: free (default: black moves first), swap, swap2, "
                         "soosorv, yamaguchi, taraguchi (these three meant for renju, allowed "
                         "under any rule), pro or longpro")
+    parser.add_argument("--clock", type=game_clock, default=None, metavar="MIN+SEC",
+                        help="a game clock: minutes a side and seconds added after each move, "
+                        "e.g. 5+3; whoever runs out loses, and undo is off (default: none)")
     parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
     parser.add_argument("--width", type=int, default=None, help="board width (columns)")
     parser.add_argument("--height", type=int, default=None, help="board height (rows)")
@@ -188,6 +191,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         if not 0 <= args.pause <= 60:
             raise ValueError(f"--pause {args.pause:g} is out of range; allowed: 0 to 60 seconds")
         settings.pause = args.pause
+    settings.clock = args.clock
     return settings
 
 

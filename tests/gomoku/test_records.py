@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -163,3 +164,29 @@ def test_a_json_record_with_a_broken_opening_is_refused(change: dict, message: s
     data.update(change)
     with pytest.raises(RecordError, match=message):
         from_json(json.dumps(data))
+
+
+def test_a_game_lost_on_time_keeps_its_clock_and_result() -> None:
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8), (6, 6)])
+    record = GameRecord.from_board(board, clock="5+3", out_of_time=Color.WHITE)
+    assert (record.result, record.termination, record.clock) == ("1-0", "time forfeit", "5+3")
+    text = to_json(record)
+    assert '"termination": "time forfeit"' in text and from_json(text) == record
+    # a game without a clock has neither field
+    plain = json.loads(to_json(GameRecord.from_board(board)))
+    assert "clock" not in plain and "termination" not in plain
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"termination": "resigned"}, "termination 'resigned' is not 'time forfeit'"),
+    ({"termination": "time forfeit", "result": "*"}, "a game lost on time has a result"),
+    ({"clock": "soon"}, "cannot read the clock 'soon'"),
+    ({"clock": 5}, "clock must be a text such as '5\\+3'"),
+])
+def test_a_broken_clock_or_termination_is_refused(change: dict[str, Any], message: str) -> None:
+    board = Board(15)
+    board.push((7, 7))
+    data = json.loads(to_json(GameRecord.from_board(board)))
+    with pytest.raises(RecordError, match=message):
+        from_json(json.dumps({**data, **change}))

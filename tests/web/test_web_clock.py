@@ -47,6 +47,9 @@ def test_the_flag_falls_while_nobody_moves(client: TestClient) -> None:
     assert state["outcome"] == {"winner": "black", "line": [], "result": "1-0",
                                 "draw_reason": "", "on_time": True}
     assert state["clock"]["running"] is None and state["clock"]["white_ms"] == 0
+    record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
+    assert (record["result"], record["termination"], record["clock"]) == (
+        "1-0", "time forfeit", "0.02+0")
     assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0},
                              headers=player(game_id)), 409, "game_over",
                  "white's time ran out, black wins")

@@ -506,7 +506,8 @@ class Game:
             self.console.say("Usage: save FILE (FILE.psq for Piskvork format, else JSON).")
             return
         record = GameRecord.from_board(self.board, black=self.record_name(Color.BLACK),
-                                       white=self.record_name(Color.WHITE), opening=self.opening)
+                                       white=self.record_name(Color.WHITE), opening=self.opening,
+                                       clock=self.settings.clock or "")
         try:
             save(record, path)
         except OSError as error:

@@ -16,6 +16,8 @@ True
 
 A game played under an opening rule keeps it in the JSON record: the rule and
 its actions (``opening``, ``opening_actions``), whose stones are the first moves.
+A game on a clock keeps the clock (``clock``: ``5+3``), and a game lost on time
+its result with ``"termination": "time forfeit"``.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, Point, check_size
+from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+TIME_FORFEIT = "time forfeit"  # a game's termination when the loser's clock ran out
 # A byte-order mark, which Windows editors put at the start of a UTF-8 file.
 _BOM = "\ufeff"
 
@@ -54,23 +58,35 @@ class GameRecord:
     # first moves); .psq files have no place for them.
     opening: OpeningRule = OpeningRule.FREE
     opening_actions: list[str] = field(default_factory=list)
+    # The game clock (minutes a side + seconds a move, "5+3"), and how a game ended
+    # other than on the board (TIME_FORFEIT); empty for none.
+    clock: str = ""
+    termination: str = ""
 
     @classmethod
     def from_board(cls, board: Board, *, black: str = "", white: str = "",
                    times_ms: list[int] | None = None,
-                   opening: Opening | None = None) -> GameRecord:
+                   opening: Opening | None = None, clock: str = "",
+                   out_of_time: Color | None = None) -> GameRecord:
+        """The record of the game on ``board``; ``out_of_time``: the colour that lost on
+        time (the board has no five then)."""
         outcome = board.outcome()
+        result = "*" if outcome is None else outcome.result
+        if out_of_time is not None:
+            result = "1-0" if out_of_time is Color.WHITE else "0-1"
         return cls(
             width=board.width,
             height=board.height,
             rule=board.rule,
             moves=list(board.move_stack),
             times_ms=None if times_ms is None else list(times_ms),
-            result="*" if outcome is None else outcome.result,
+            result=result,
             black=black,
             white=white,
             opening=OpeningRule.FREE if opening is None else opening.rule,
             opening_actions=[] if opening is None else list(opening.history),
+            clock=clock,
+            termination="" if out_of_time is None else TIME_FORFEIT,
         )
 
     def to_board(self) -> Board:
@@ -101,6 +117,9 @@ def to_json(record: GameRecord) -> str:
         del data["opening"], data["opening_actions"]
     else:
         data["opening"] = record.opening.value
+    for name in ("clock", "termination"):
+        if not data[name]:
+            del data[name]
     data["format"] = "gridgames-gomoku"
     return json.dumps(data, indent=2)
 
@@ -154,9 +173,22 @@ def from_json(text: str) -> GameRecord:
     actions = data.get("opening_actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("opening_actions must be a list of texts such as 'place h8'")
+    termination = data.get("termination", "")
+    if termination not in ("", TIME_FORFEIT):
+        raise RecordError(f"termination {termination!r} is not {TIME_FORFEIT!r}")
+    if termination and result not in ("1-0", "0-1"):
+        raise RecordError(f"a game lost on time has a result of 1-0 or 0-1, not {result!r}")
+    clock = data.get("clock", "")
+    if not isinstance(clock, str):
+        raise RecordError("clock must be a text such as '5+3'")
+    if clock:
+        try:
+            GameClock.parse(clock)
+        except ValueError as error:
+            raise RecordError(str(error)) from None
     record = GameRecord(width, height, rule, moves, times, result,
                         str(data.get("black", "")), str(data.get("white", "")),
-                        opening, actions)
+                        opening, actions, clock, termination)
     record.to_board()  # validates every move
     record.replay_opening()  # and the opening's actions
     return record

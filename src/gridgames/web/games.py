@@ -483,6 +483,8 @@ class GomokuService:
             white=_player_name(saved.white, saved.level),
             times_ms=list(game.times_ms),
             opening=game.opening,
+            clock="" if game.clock is None else str(game.clock),
+            out_of_time=game.out_of_time,
         )
         return to_psq(record) if fmt == "psq" else to_json(record)
 

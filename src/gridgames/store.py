@@ -2,9 +2,9 @@
 
 A game row holds the board settings, who plays each side, the moves and the
 thinking times, for a game under an opening rule the rule, its actions so far
-and who is its first player, and for a game with a clock the clock and the
-colour whose time ran out. Every change is committed before the call
-returns.
+and who is its first player, the game clock if it has one, and the colour that
+lost other than on the board (its time ran out, or it resigned). Every change
+is committed before the call returns.
 
 >>> store = GameStore(":memory:")
 >>> game = store.create(StoredGame(width=15, height=15, rule="renju"))
@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     opening_actions TEXT NOT NULL DEFAULT '[]',
     first_player TEXT NOT NULL DEFAULT '',
     clock TEXT NOT NULL DEFAULT '',
-    out_of_time TEXT NOT NULL DEFAULT ''
+    loser TEXT NOT NULL DEFAULT '',
+    termination TEXT NOT NULL DEFAULT ''
 )
 """
 
@@ -61,7 +62,8 @@ _ADDED_COLUMNS = {
     "opening_actions": "TEXT NOT NULL DEFAULT '[]'",
     "first_player": "TEXT NOT NULL DEFAULT ''",
     "clock": "TEXT NOT NULL DEFAULT ''",
-    "out_of_time": "TEXT NOT NULL DEFAULT ''",
+    "loser": "TEXT NOT NULL DEFAULT ''",
+    "termination": "TEXT NOT NULL DEFAULT ''",
 }
 
 
@@ -105,10 +107,12 @@ class StoredGame:
     # before opening rules existed (black is). The second is the other one of
     # black and white, which always hold the two players, in their colours so far.
     first_player: str = ""
-    # The game clock (gridgames.gomoku.clock.GameClock.to_dict), None without one,
-    # and the colour whose time ran out ("black"/"white"), empty while none has.
+    # The game clock (gridgames.gomoku.clock.GameClock.to_dict), None without one;
+    # the colour that lost other than on the board ("black"/"white") and how
+    # (gridgames.gomoku.records.TERMINATIONS), empty while none has.
     clock: dict[str, Any] | None = None
-    out_of_time: str = ""
+    loser: str = ""
+    termination: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -157,13 +161,13 @@ class GameStore:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
                 "time_ms, moves, times_ms, finished, created, updated, token_hash, opening, "
-                "opening_actions, first_player, clock, out_of_time) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "opening_actions, first_player, clock, loser, termination) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
                  saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
                  int(saved.finished), now, now, saved.token_hash, saved.opening,
                  json.dumps(saved.opening_actions), saved.first_player,
-                 _clock_text(saved.clock), saved.out_of_time),
+                 _clock_text(saved.clock), saved.loser, saved.termination),
             )
         return saved
 
@@ -176,14 +180,15 @@ class GameStore:
 
     def set_moves(self, game_id: str, moves: list[Point], times_ms: list[int],
                   *, finished: bool = False, clock: dict[str, Any] | None = None,
-                  out_of_time: str = "") -> None:
-        """Replace a game's moves (after a move or an undo), with its clock, and commit."""
+                  loser: str = "", termination: str = "") -> None:
+        """Replace a game's moves (after a move or an undo), with its clock and how it was
+        lost off the board, if it was, and commit."""
         with self._lock, self._db:
             cursor = self._db.execute(
                 "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, clock = ?, "
-                "out_of_time = ?, updated = ? WHERE id = ?",
+                "loser = ?, termination = ?, updated = ? WHERE id = ?",
                 (json.dumps(moves), json.dumps(times_ms), int(finished), _clock_text(clock),
-                 out_of_time, time.time(), game_id),
+                 loser, termination, time.time(), game_id),
             )
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
@@ -284,5 +289,6 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         opening_actions=list(json.loads(row["opening_actions"])),
         first_player=row["first_player"],
         clock=json.loads(row["clock"]) if row["clock"] else None,
-        out_of_time=row["out_of_time"],
+        loser=row["loser"],
+        termination=row["termination"],
     )

@@ -30,7 +30,7 @@ def test_a_move_typed_after_the_flag_fell_loses_on_time() -> None:
     console = ScriptedConsole(answer)
     game = Game(settings(Mode.HUMAN_HUMAN, "0.02"), console)  # 1.2 s a side
     assert game.play() is GameEnd.FINISHED
-    assert len(game.board) == 1 and game.out_of_time is Color.WHITE
+    assert len(game.board) == 1 and (game.loser, game.termination) == (Color.WHITE, "time forfeit")
     assert "Player 2 (x)'s time ran out: Player 1 (o) wins on time." in console.output
     assert re.search(r"Clock: Player 1 \(o\) 1\.\d, Player 2 \(x\) 1\.2\.", console.text)
 
@@ -62,3 +62,11 @@ def test_the_clock_option_is_read_and_shown(capsys: pytest.CaptureFixture[str]) 
     assert exit_.value.code == 2
     assert ("argument --clock: cannot read the clock '5 minutes': write minutes a side and "
             "seconds added a move, such as 5+3") in capsys.readouterr().err
+
+
+def test_resigning_ends_the_game_for_the_other_side() -> None:
+    console = ScriptedConsole(["8 H", "resign"])
+    game = Game(settings(Mode.HUMAN_HUMAN, "5+0"), console)
+    assert game.play() is GameEnd.FINISHED
+    assert (game.loser, game.termination) == (Color.WHITE, "resignation")
+    assert console.output[-1] == "Player 2 (x) resigns: Player 1 (o) wins."

@@ -169,7 +169,8 @@ def test_a_json_record_with_a_broken_opening_is_refused(change: dict, message: s
 def test_a_game_lost_on_time_keeps_its_clock_and_result() -> None:
     board = Board(15)
     board.push_many([(7, 7), (8, 8), (6, 6)])
-    record = GameRecord.from_board(board, clock="5+3", out_of_time=Color.WHITE)
+    record = GameRecord.from_board(board, clock="5+3", loser=Color.WHITE,
+                                   termination="time forfeit")
     assert (record.result, record.termination, record.clock) == ("1-0", "time forfeit", "5+3")
     text = to_json(record)
     assert '"termination": "time forfeit"' in text and from_json(text) == record

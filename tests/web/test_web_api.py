@@ -55,7 +55,7 @@ def test_moves_until_five_in_a_row(client: TestClient) -> None:
     assert state["moves"] == [list(m) for m in BLACK_WINS]
     assert state["outcome"] == {
         "winner": "black", "line": [[x, 4] for x in range(2, 7)], "result": "1-0",
-        "draw_reason": "", "on_time": False}
+        "draw_reason": "", "termination": ""}
     assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 8, "y": 8},
                              headers=player(game_id)),
                  409, "game_over")

@@ -633,6 +633,19 @@ def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
     assert re.fullmatch(r"0:5\d|1:00", white_left), white_left
 
 
+def test_resigning_from_the_button(page: Any) -> None:
+    start_game(page, "hh", 9)
+    assert page.locator("#resign").is_enabled()
+    page.mouse.click(*intersection(page, 4, 4))
+    wait_for_stones(page, 1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result-dialog[open]")
+    assert page.locator("#result-text").inner_text() == "White resigned after 1 move."
+    assert page.locator("#status-text").inner_text() == "Black wins by resignation"
+    assert page.locator("#resign").is_disabled()
+
+
 def test_a_flag_falls_while_the_page_watches(page: Any, server: Server) -> None:
     game = server.http.post("/api/gomoku/games", json={
         "width": 9, "height": 9, "black": "human", "white": "human", "clock": "0.05"}).json()

@@ -1,6 +1,6 @@
 """Games with a clock through the JSON API, with real engine workers and SQLite: time
-spent and added, a flag that falls while nobody moves, the computer on its clock, and a
-clock that runs on across a restart."""
+spent and added, a flag that falls while nobody moves, the computer on its clock, a
+clock that runs on across a restart; and games ended by resigning."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_the_flag_falls_while_nobody_moves(client: TestClient) -> None:
     play(client, game_id, 4, 4)
     state = wait_for(client, game_id, lambda s: s["outcome"] is not None, timeout=20)
     assert state["outcome"] == {"winner": "black", "line": [], "result": "1-0",
-                                "draw_reason": "", "on_time": True}
+                                "draw_reason": "", "termination": "time forfeit"}
     assert state["clock"]["running"] is None and state["clock"]["white_ms"] == 0
     record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
     assert (record["result"], record["termination"], record["clock"]) == (
@@ -124,9 +124,52 @@ def test_a_clock_runs_on_across_a_killed_server_and_may_run_out(tmp_path: Path) 
     try:
         http = server.http
         state = http.get(f"{GAMES}/{first['id']}").json()
-        assert state["outcome"]["on_time"] and state["outcome"]["winner"] == "white"
+        outcome = state["outcome"]
+        assert (outcome["termination"], outcome["winner"]) == ("time forfeit", "white")
         state = http.get(f"{GAMES}/{second['id']}").json()
         assert state["outcome"] is None and state["clock"]["running"] == "white"
         assert state["clock"]["white_ms"] < 600_000 - 3000  # the downtime counted
     finally:
         server.stop()
+
+
+# -- resigning -------------------------------------------------------------------------
+
+
+def test_the_human_resigns_against_the_computer(client: TestClient) -> None:
+    state = new_game(client, black="computer", white="human", clock="5+0", level=1)
+    game_id = state["id"]
+    state = wait_for(client, game_id, lambda s: len(s["moves"]) == 1 and not s["thinking"])
+    response = client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))
+    assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["outcome"] == {"winner": "black", "line": [], "result": "1-0",
+                                "draw_reason": "", "termination": "resignation"}
+    assert state["clock"]["running"] is None
+    record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
+    assert (record["result"], record["termination"]) == ("1-0", "resignation")
+    assert_error(client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id)),
+                 409, "game_over", "white resigned, black wins")
+    assert_error(client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0},
+                             headers=player(game_id)), 409, "game_over", "white resigned")
+
+
+def test_between_two_people_the_side_to_move_resigns(client: TestClient) -> None:
+    state = new_game(client)
+    play(client, state["id"], 4, 4)
+    state = client.post(f"{GAMES}/{state['id']}/resign", headers=player(state["id"])).json()
+    assert (state["outcome"]["winner"], state["outcome"]["termination"]) == (
+        "black", "resignation")
+
+
+def test_who_may_not_resign(client: TestClient) -> None:
+    watched = new_game(client)
+    assert_error(client.post(f"{GAMES}/{watched['id']}/resign"), 403, "not_a_player")
+    opening = new_game(client, width=15, height=15, opening="swap")
+    assert_error(client.post(f"{GAMES}/{opening['id']}/resign", headers=player(opening["id"])),
+                 409, "opening_under_way", "once its moves begin")
+    computers = new_game(client, black="computer", white="computer", level=1)
+    assert_error(client.post(f"{GAMES}/{computers['id']}/resign",
+                             headers=player(computers["id"])),
+                 409, "not_your_turn", "no one to resign")
+    client.delete(f"{GAMES}/{computers['id']}", headers=player(computers["id"]))

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING, TypeVar
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
-from gridgames.gomoku.records import GameRecord, RecordError, load, save
+from gridgames.gomoku.records import (
+    RESIGNATION,
+    TIME_FORFEIT,
+    GameRecord,
+    RecordError,
+    load,
+    save,
+)
 
 from .gomoku_view import (
     Style,
@@ -51,6 +58,7 @@ Commands:
   undo        take back the last move (against the computer: back to your previous turn)
   hint        ask the computer for a suggestion
   hint N      show the computer's N best moves (1 to 5) with their scores
+  resign      give up this game
   save FILE   save the game (FILE.psq in Piskvork format, any other name as JSON)
   load FILE   load a saved game (.psq or JSON)
   help        show this help
@@ -244,7 +252,9 @@ class Game:
         self.prepared_move = prepared_move
         # The clock starts with the first move played here (after an opening).
         self.clock = None if settings.clock is None else GameClock.parse(settings.clock)
-        self.out_of_time: Color | None = None
+        # who lost other than on the board, and how (records.TERMINATIONS)
+        self.loser: Color | None = None
+        self.termination = ""
         self.begin_with(opening)
 
     def begin_with(self, opening: Opening | None) -> None:
@@ -283,7 +293,7 @@ class Game:
         if self.settings.mode is not Mode.COMPUTER_COMPUTER:
             self.console.say("Type help at the move prompt for the commands.")
         while True:
-            if self.board.outcome() is not None or self.out_of_time is not None:
+            if self.board.outcome() is not None or self.loser is not None:
                 self.announce_result()
                 return GameEnd.FINISHED
             color = self.board.to_move
@@ -321,7 +331,7 @@ class Game:
         now = time.time()
         if clock.flagged(now) is not None:
             clock.stop(now)
-            self.out_of_time = color
+            self.loser, self.termination = color, TIME_FORFEIT
             return False
         clock.press(now)
         return True
@@ -335,10 +345,14 @@ class Game:
         self.console.say()
 
     def announce_result(self) -> None:
-        if self.out_of_time is not None:
-            loser = self.out_of_time
-            self.console.say(f"{self.player_name(loser)}'s time ran out: "
-                             f"{self.player_name(loser.other)} wins on time.")
+        loser = self.loser
+        if loser is not None:
+            winner = self.player_name(loser.other)
+            if self.termination == RESIGNATION:
+                self.console.say(f"{self.player_name(loser)} resigns: {winner} wins.")
+            else:
+                self.console.say(f"{self.player_name(loser)}'s time ran out: {winner} wins "
+                                 "on time.")
             return
         outcome = self.board.outcome()
         assert outcome is not None
@@ -408,6 +422,9 @@ class Game:
             argument = argument.strip()
             if command == "quit":
                 return False
+            if command == "resign":
+                self.loser, self.termination = color, RESIGNATION
+                return True
             if command == "help":
                 self.console.say(COMMANDS_HELP)
             elif command == "undo":

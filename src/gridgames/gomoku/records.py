@@ -17,7 +17,8 @@ True
 A game played under an opening rule keeps it in the JSON record: the rule and
 its actions (``opening``, ``opening_actions``), whose stones are the first moves.
 A game on a clock keeps the clock (``clock``: ``5+3``), and a game lost on time
-its result with ``"termination": "time forfeit"``.
+or by resignation its result with ``"termination": "time forfeit"`` or
+``"resignation"``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-TIME_FORFEIT = "time forfeit"  # a game's termination when the loser's clock ran out
+# How a game may end other than on the board: the loser's clock ran out, or it resigned.
+TIME_FORFEIT, RESIGNATION = "time forfeit", "resignation"
+TERMINATIONS = (TIME_FORFEIT, RESIGNATION)
 # A byte-order mark, which Windows editors put at the start of a UTF-8 file.
 _BOM = "\ufeff"
 
@@ -59,7 +62,7 @@ class GameRecord:
     opening: OpeningRule = OpeningRule.FREE
     opening_actions: list[str] = field(default_factory=list)
     # The game clock (minutes a side + seconds a move, "5+3"), and how a game ended
-    # other than on the board (TIME_FORFEIT); empty for none.
+    # other than on the board (one of TERMINATIONS); empty for none.
     clock: str = ""
     termination: str = ""
 
@@ -67,13 +70,16 @@ class GameRecord:
     def from_board(cls, board: Board, *, black: str = "", white: str = "",
                    times_ms: list[int] | None = None,
                    opening: Opening | None = None, clock: str = "",
-                   out_of_time: Color | None = None) -> GameRecord:
-        """The record of the game on ``board``; ``out_of_time``: the colour that lost on
-        time (the board has no five then)."""
+                   loser: Color | None = None, termination: str = "") -> GameRecord:
+        """The record of the game on ``board``; ``loser`` lost it other than on the board,
+        as ``termination`` says (one of TERMINATIONS)."""
         outcome = board.outcome()
         result = "*" if outcome is None else outcome.result
-        if out_of_time is not None:
-            result = "1-0" if out_of_time is Color.WHITE else "0-1"
+        if loser is not None:
+            if termination not in TERMINATIONS:
+                raise ValueError(f"a game lost off the board ends by one of "
+                                 f"{', '.join(TERMINATIONS)}, not {termination!r}")
+            result = "1-0" if loser is Color.WHITE else "0-1"
         return cls(
             width=board.width,
             height=board.height,
@@ -86,7 +92,7 @@ class GameRecord:
             opening=OpeningRule.FREE if opening is None else opening.rule,
             opening_actions=[] if opening is None else list(opening.history),
             clock=clock,
-            termination="" if out_of_time is None else TIME_FORFEIT,
+            termination="" if loser is None else termination,
         )
 
     def to_board(self) -> Board:
@@ -174,10 +180,12 @@ def from_json(text: str) -> GameRecord:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("opening_actions must be a list of texts such as 'place h8'")
     termination = data.get("termination", "")
-    if termination not in ("", TIME_FORFEIT):
-        raise RecordError(f"termination {termination!r} is not {TIME_FORFEIT!r}")
+    if termination not in ("", *TERMINATIONS):
+        raise RecordError(f"termination {termination!r} is not one of "
+                          f"{', '.join(TERMINATIONS)}")
     if termination and result not in ("1-0", "0-1"):
-        raise RecordError(f"a game lost on time has a result of 1-0 or 0-1, not {result!r}")
+        raise RecordError(f"a game that ends by {termination} has a result of 1-0 or 0-1, "
+                          f"not {result!r}")
     clock = data.get("clock", "")
     if not isinstance(clock, str):
         raise RecordError("clock must be a text such as '5+3'")

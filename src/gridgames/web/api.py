@@ -74,11 +74,11 @@ def game_state(game: Game) -> s.GameState:
 def _state_fields(game: Game) -> dict[str, Any]:
     board, saved = game.board, game.saved
     outcome = board.outcome()
-    loser = game.out_of_time
+    loser = game.loser
     if loser is not None:
         outcome_out: s.OutcomeOut | None = s.OutcomeOut(
             winner=loser.other.label, line=[], result="1-0" if loser is Color.WHITE else "0-1",  # type: ignore[arg-type]
-            draw_reason="", on_time=True)
+            draw_reason="", termination=saved.termination)  # type: ignore[arg-type]
     elif outcome is None:
         outcome_out = None
     else:
@@ -86,7 +86,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
             winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
             line=_pairs(outcome.line),
             result=outcome.result,  # type: ignore[arg-type]
-            draw_reason=outcome.draw_reason, on_time=False,
+            draw_reason=outcome.draw_reason, termination="",
         )
     clock = game.clock
     now = time.time()
@@ -235,6 +235,14 @@ async def opening_action(game: Player, body: s.OpeningAction,
 async def undo_move(game: Player, service: Service) -> s.GameState:
     """Take back the last human move (and the computer's reply, or its search); players only."""
     return game_state(service.undo(game.id))
+
+
+@router.post("/gomoku/games/{game_id}/resign", response_model=s.GameState,
+             responses=_PLAYER_ERRORS, tags=["gomoku"])
+async def resign(game: Player, service: Service) -> s.GameState:
+    """Resign (players only): against the computer the human's colour loses, between two
+    people the side to move. Not during an opening, nor once the game is over (409)."""
+    return game_state(service.resign(game.id))
 
 
 @router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,

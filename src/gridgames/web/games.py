@@ -34,6 +34,8 @@ from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.gomoku.records import (
+    RESIGNATION,
+    TIME_FORFEIT,
     GameRecord,
     from_json,
     from_psq,
@@ -180,15 +182,16 @@ class Game:
         return self.who(self.opening.to_act)
 
     @property
-    def out_of_time(self) -> Color | None:
-        """The colour whose time ran out (it lost), if any."""
-        label = self.saved.out_of_time
+    def loser(self) -> Color | None:
+        """The colour that lost other than on the board (its time ran out, or it
+        resigned: ``saved.termination`` says which), if any."""
+        label = self.saved.loser
         return Color[label.upper()] if label else None
 
     @property
     def over(self) -> bool:
-        """Five, a draw, or a clock run out."""
-        return self.board.is_game_over() or self.out_of_time is not None
+        """Five, a draw, a clock run out or a resignation."""
+        return self.board.is_game_over() or self.loser is not None
 
     @property
     def computer_to_move(self) -> bool:
@@ -417,6 +420,23 @@ class GomokuService:
         self._changed(game)
         return game
 
+    def resign(self, game_id: str) -> Game:
+        """The human player resigns: against the computer the human's colour loses, in a
+        game of two people the side to move."""
+        game = self.get(game_id)
+        if game.in_opening:
+            raise OpeningUnderWayError("the opening is under way: a game can be resigned "
+                                       "once its moves begin")
+        if game.over:
+            raise GameOverError(_over_reason(game))
+        humans = [c for c in (Color.BLACK, Color.WHITE) if game.player(c) == HUMAN]
+        if not humans:
+            raise NotYourTurnError("the computer plays both sides: there is no one to resign")
+        loser = humans[0] if len(humans) == 1 else game.board.to_move
+        self._cancel(game)
+        self._end_off_the_board(game, loser, RESIGNATION)
+        return game
+
     async def hint(self, game_id: str) -> Searched:
         """The engine's suggestion for the human to move."""
         game = self.get(game_id)
@@ -484,7 +504,7 @@ class GomokuService:
             times_ms=list(game.times_ms),
             opening=game.opening,
             clock="" if game.clock is None else str(game.clock),
-            out_of_time=game.out_of_time,
+            loser=game.loser, termination=game.saved.termination,
         )
         return to_psq(record) if fmt == "psq" else to_json(record)
 
@@ -559,12 +579,14 @@ class GomokuService:
             return
         flagged = clock.flagged(time.time())
         if flagged is not None:
-            self._end_on_time(game, flagged)
+            self._end_off_the_board(game, flagged, TIME_FORFEIT)
 
-    def _end_on_time(self, game: Game, color: Color) -> None:
-        assert game.clock is not None
-        game.clock.stop(time.time())
-        game.saved.out_of_time = color.label
+    def _end_off_the_board(self, game: Game, loser: Color, termination: str) -> None:
+        """``loser`` loses by ``termination`` (its time ran out, or it resigned)."""
+        if game.clock is not None:
+            game.clock.stop(time.time())
+        game.saved.loser = loser.label
+        game.saved.termination = termination
         self._changed(game)
 
     def _press_clock(self, game: Game) -> int:
@@ -634,7 +656,7 @@ class GomokuService:
         self.store.set_moves(game.id, list(game.board.move_stack), list(game.times_ms),
                              finished=game.over,
                              clock=None if game.clock is None else game.clock.to_dict(),
-                             out_of_time=game.saved.out_of_time)
+                             loser=game.saved.loser, termination=game.saved.termination)
         game.version += 1
         game.progress = None
         self._arm_flag(game)
@@ -797,10 +819,12 @@ def _replayed(game: Game) -> Opening:
 
 
 def _over_reason(game: Game) -> str:
-    loser = game.out_of_time
-    if loser is not None:
-        return f"the game is over: {loser.label}'s time ran out, {loser.other.label} wins"
-    return f"the game is over ({game.board.outcome()})"
+    loser = game.loser
+    if loser is None:
+        return f"the game is over ({game.board.outcome()})"
+    if game.saved.termination == RESIGNATION:
+        return f"the game is over: {loser.label} resigned, {loser.other.label} wins"
+    return f"the game is over: {loser.label}'s time ran out, {loser.other.label} wins"
 
 
 def _opening_first(game: Game) -> str:

@@ -141,7 +141,9 @@ class OutcomeOut(BaseModel):
     result: Literal["1-0", "0-1", "1/2-1/2"]
     draw_reason: str = Field(description="why a draw is one (the board is full, or under "
                              "renju only points forbidden to black are left); empty for a win")
-    on_time: bool = Field(False, description="the loser's clock ran out (the line is empty)")
+    termination: Literal["", "time forfeit", "resignation"] = Field(
+        "", description="how a game lost off the board ended (the line is then empty): "
+        "the loser's clock ran out, or it resigned; empty for five or a draw")
 
 
 class ClockOut(BaseModel):

@@ -226,6 +226,7 @@ class GameView {
       this.render();
     });
     $("#undo").addEventListener("click", () => this.undo());
+    $("#resign").addEventListener("click", () => this.resign());
     $("#opening-black").addEventListener("click", () => this.act("choose black"));
     $("#opening-white").addEventListener("click", () => this.act("choose white"));
     $("#opening-declare-button").addEventListener("click", () => this.act(`declare ${$("#opening-count").value}`));
@@ -387,7 +388,8 @@ class GameView {
       text = `Opening (${opening.name}) · ${who}`;
     } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
-      text = s.outcome.winner ? `${capital(s.outcome.winner)} wins${s.outcome.on_time ? " on time" : ""}` : "Draw";
+      const how = { "time forfeit": " on time", resignation: " by resignation" }[s.outcome.termination] ?? "";
+      text = s.outcome.winner ? `${capital(s.outcome.winner)} wins${how}` : "Draw";
       if (s.outcome.winner && this.humans() === 1) {
         text += s.players[s.outcome.winner] === "human" ? " · you won" : " · the computer won";
       }
@@ -408,6 +410,7 @@ class GameView {
     const humanToMove = !s.outcome && !opening && s.players[s.to_move] === "human";
     const playing = this.token !== null;
     $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || this.hintPending;
+    $("#resign").disabled = !playing || Boolean(s.outcome) || Boolean(opening) || this.humans() === 0;
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only
     // the computer's first move), nothing to undo.
     const stones = s.opening?.stones ?? 0;
@@ -504,9 +507,12 @@ class GameView {
       const human = s.players[winner] === "human";
       const against = this.humans() === 1;
       title = against ? (human ? "You win!" : "The computer wins") : `${capital(winner)} wins!`;
-      text = s.outcome.on_time
-        ? `${capital(winner === "black" ? "white" : "black")}'s time ran out after ${s.moves.length} moves.`
-        : `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
+      const loser = capital(winner === "black" ? "white" : "black");
+      const moves = `${s.moves.length} ${s.moves.length === 1 ? "move" : "moves"}`;
+      text = {
+        "time forfeit": `${loser}'s time ran out after ${moves}.`,
+        resignation: `${loser} resigned after ${moves}.`,
+      }[s.outcome.termination] ?? `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;
@@ -579,6 +585,17 @@ class GameView {
         showError(error);
       }
     });
+  }
+
+  async resign() {
+    const s = this.state;
+    const who = this.humans() === 1 ? "You resign" : `${capital(s.to_move)} resigns`;
+    if (!confirm(`${who} this game?`)) return;
+    try {
+      this.apply(await post(`/gomoku/games/${this.id}/resign`, undefined, this.token));
+    } catch (error) {
+      showError(error);
+    }
   }
 
   async undo() {

@@ -122,7 +122,7 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
 
 def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child = spawn(cwd=tmp_path)
-    setting = "Select a setting to change (1-9): "
+    setting = "Select a setting to change (1-10): "
     answer(child, MENU_PROMPT, "3")
     answer(child, setting, "1")
     answer(child, "Choose 1-4 (Enter keeps 1): ", "7")
@@ -154,9 +154,9 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child.expect_exact("Cannot use those symbols: the two players need different symbols.")
     answer(child, "Symbol for player 1 (Enter keeps o): ", "@")
     answer(child, "Symbol for player 2 (Enter keeps x): ", "")
+    answer(child, setting, "11")
+    child.expect_exact("'11' is not an option: enter a number from 1 to 10.")
     answer(child, setting, "10")
-    child.expect_exact("'10' is not an option: enter a number from 1 to 9.")
-    answer(child, setting, "9")
     child.expect_exact("(Current game: human vs computer, you play player 1 (moves first); "
                        "renju; 19x19 board; computer level 1, 0.5 s per move)")
 

@@ -113,7 +113,8 @@ def test_settings_menu_changes_every_setting():
         "6", "",              # time kept
         "7", "ab", "@", "+",  # a bad symbol is refused at once
         "8", "0.25",
-        "9",
+        "9", "soon", "3+2",   # a bad clock is refused at once
+        "10",
     ])
     play.settings_menu(settings, console)
     assert settings.mode is Mode.COMPUTER_COMPUTER
@@ -125,6 +126,9 @@ def test_settings_menu_changes_every_setting():
     assert settings.level == 2 and settings.seconds_per_move == 3.0
     assert "Cannot use that symbol: 'ab' is not a single visible character." in console.output
     assert settings.symbols == ("@", "+") and settings.pause == 0.25
+    assert settings.clock == "3+2" and "  9. Clock: 3+2" in console.output
+    assert ("cannot read the clock 'soon': write minutes a side and seconds added a move, "
+            "such as 5+3 (or 10 for no increment).") in console.output
 
 
 @pytest.mark.parametrize(("symbols", "problem"), [

@@ -91,6 +91,18 @@ def start_game(page: Any, mode: str, size: int, level: int = 1) -> None:
     page.wait_for_selector("#board .grid line", state="attached")
 
 
+def start_renju_opening(page: Any, opening: str) -> None:
+    """A renju game on 15×15 between two people under ``opening``."""
+    page.goto("/#/gomoku")
+    page.wait_for_selector(f"#opening option[value='{opening}']", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    page.select_option("#opening", opening)
+    page.select_option("#rule", "renju")
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.click("#start-game")
+
+
 def intersection(page: Any, x: int, y: int, board: str = "#board") -> tuple[float, float]:
     """Where the intersection (x, y) of the ``board`` SVG is on the screen."""
     box = page.locator(board).bounding_box()
@@ -718,14 +730,7 @@ def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -
 
 
 def test_taraguchi_fifth_stone_placed_rather_than_offered(page: Any) -> None:
-    page.goto("/#/gomoku")
-    page.wait_for_selector("#opening option[value='taraguchi']", state="attached")
-    page.locator('input[name="mode"][value="hh"]').check()
-    page.select_option("#opening", "taraguchi")
-    page.select_option("#rule", "renju")
-    page.fill("#rows", "15")
-    page.fill("#columns", "15")
-    page.click("#start-game")
+    start_renju_opening(page, "taraguchi")
     # each stone a ring further out, the other player keeping its colour after each
     for count, point in enumerate([(7, 7), (8, 6), (9, 7), (6, 9)], start=1):
         page.wait_for_selector("#board.playable")
@@ -752,14 +757,7 @@ def test_taraguchi_fifth_stone_placed_rather_than_offered(page: Any) -> None:
 
 
 def test_yamaguchi_declared_by_the_first_player_before_the_swap(page: Any) -> None:
-    page.goto("/#/gomoku")
-    page.wait_for_selector("#opening option[value='yamaguchi']", state="attached")
-    page.locator('input[name="mode"][value="hh"]').check()
-    page.select_option("#opening", "yamaguchi")
-    page.select_option("#rule", "renju")
-    page.fill("#rows", "15")
-    page.fill("#columns", "15")
-    page.click("#start-game")
+    start_renju_opening(page, "yamaguchi")
     page.wait_for_selector("#board.playable")
     for count, point in enumerate([(7, 7), (7, 6), (8, 6)], start=1):
         page.mouse.click(*intersection(page, *point))

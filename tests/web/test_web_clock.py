@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import GAMES, Server, created, new_game, play, player, wait_for
+from web_helpers import GAMES, Server, assert_error, created, new_game, play, player, wait_for
 
 from gridgames.store import GameStore
-
-
-def assert_error(response: Any, status: int, code: str, *words: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["error"] == code, body
-    for word in words:
-        assert word in body["detail"], body
 
 
 def test_each_side_spends_its_own_time_and_gets_the_increment(client: TestClient) -> None:

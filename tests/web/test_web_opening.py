@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import GAMES, Server, created, new_game, play, player, wait_for
+from web_helpers import GAMES, Server, assert_error, created, new_game, play, player, wait_for
 
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
@@ -22,14 +22,6 @@ from gridgames.gomoku.opening_rules import Opening, OpeningError, OpeningRule, s
 from gridgames.store import GameStore
 from gridgames.web import create_app
 from gridgames.web.engine import EnginePool
-
-
-def assert_error(response: Any, status: int, code: str, *words: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["error"] == code, body
-    for word in words:
-        assert word in body["detail"], body
 
 
 def act(client: Any, game_id: str, action: str) -> dict[str, Any]:

@@ -47,6 +47,15 @@ def play(client: Any, game_id: str, x: int, y: int) -> dict[str, Any]:
     return response.json()
 
 
+def assert_error(response: Any, status: int, code: str, *words: str) -> None:
+    """An error reply: its status, its code, and the words its detail must hold."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"] == code, body
+    for word in words:
+        assert word in body["detail"], body
+
+
 def wait_for(client: Any, game_id: str, done: Callable[[dict[str, Any]], bool],
              timeout: float = 60.0) -> dict[str, Any]:
     """Poll the game (with a TestClient or httpx.Client) until ``done(state)``."""

@@ -15,6 +15,7 @@ import unicodedata
 
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
+from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.notation import format_renju, parse_position
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
 from gridgames.gomoku.records import load
@@ -374,6 +375,23 @@ def ask_number(console: Console, prompt: str, low: float, high: float, current: 
         console.say(f"{answer} is out of range: enter a number from {low:g} to {high:g}.")
 
 
+def ask_clock(console: Console, current: str | None) -> str | None:
+    """A game clock as ``minutes+seconds`` (Enter keeps ``current``, ``none`` removes it)."""
+    while True:
+        answer = console.ask(f"Clock: minutes a side + seconds a move, such as 5+3, or none "
+                             f"(Enter keeps {current or 'none'}): ").strip()
+        if not answer:
+            return current
+        if answer.lower() == "none":
+            return None
+        try:
+            GameClock.parse(answer)
+        except ValueError as error:
+            console.say(f"{error}.")
+            continue
+        return answer
+
+
 def settings_menu(settings: Settings, console: Console) -> None:
     from gridgames.gomoku.ai import LEVELS, MAX_LEVEL
 
@@ -388,6 +406,7 @@ def settings_menu(settings: Settings, console: Console) -> None:
             f"Time per computer move: {settings.seconds_per_move:g} s",
             f"Symbols: player 1 {settings.symbols[0]}, player 2 {settings.symbols[1]}",
             f"Pause between moves (computer vs computer): {settings.pause:g} s",
+            f"Clock: {settings.clock or 'none'}",
             "Back to the main menu",
         ]
         console.say()
@@ -427,6 +446,8 @@ def settings_menu(settings: Settings, console: Console) -> None:
             settings.pause = ask_number(console, "Seconds between computer moves", 0, 60,
                                         settings.pause, whole=False)
         elif choice == "9":
+            settings.clock = ask_clock(console, settings.clock)
+        elif choice == "10":
             return
         else:
             console.say(f"{choice!r} is not an option: enter a number from 1 to {len(entries)}.")

@@ -629,9 +629,19 @@ def wait_for_stone_at(page: Any, point: tuple[int, int]) -> None:
 def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#level option", state="attached")
+    page.locator('input[name="mode"][value="hc"]').check()
+    page.fill("#rows", "15")
+    page.fill("#columns", "15")
+    page.select_option("#level", "1")
     page.select_option("#clock", "1+0")
-    start_game(page, "hc", 15)
+    # on a clock the computer decides its own time for each move
+    assert page.locator("#time-ms").is_disabled() and page.locator("#time-ms-clock").is_visible()
+    page.click("#start-game")
+    page.wait_for_selector("#view-game:not([hidden])")
+    page.wait_for_selector("#board .grid line", state="attached")
     assert page.locator("#game-title").inner_text().startswith("Freestyle 15×15 · 1+0 · ")
+    state = page.request.get(f"/api/gomoku/games/{page.url.rsplit('/', 1)[-1]}").json()
+    assert state["time_ms"] is None and state["clock"]["text"] == "1+0"
     page.wait_for_selector("#clocks:not([hidden])")
     assert "running" in (page.locator("#clock-black").get_attribute("class") or "")
     page.wait_for_function("() => document.querySelector('#clock-black .time').textContent"

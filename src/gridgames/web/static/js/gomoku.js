@@ -117,7 +117,8 @@ function formSettings(form) {
     black: players[0],
     white: players[1],
     level: Number(data.get("level")),
-    time_ms: Number(data.get("time_ms")),
+    // On a clock the computer spends its own time: no cap per move.
+    time_ms: data.get("clock") ? null : Number(data.get("time_ms")),
     clock: data.get("clock") || null,
   };
 }
@@ -127,6 +128,9 @@ function updateSetupVisibility(form) {
   $("#colour-row").hidden = mode !== "hc" || opening !== "free";
   $("#seat-row").hidden = mode !== "hc" || opening === "free";
   $("#computer-fields").hidden = mode === "hh";
+  const clock = Boolean(form.clock.value);
+  form.time_ms.disabled = clock;
+  $("#time-ms-clock").hidden = !clock;
   const rule = options?.rules.find((r) => r.name === form.rule.value);
   $("#rule-description").textContent = rule ? `${RULE_NAMES[rule.name]}: ${rule.description}.` : "";
   const openingRule = options?.openings.find((o) => o.name === opening);
@@ -156,7 +160,7 @@ export async function showSetup() {
     form.level.value = "3";
     const saved = savedSettings();
     for (const name of ["width", "height", "rule", "opening", "level", "time_ms", "clock"]) {
-      if (saved[name] !== undefined && form[name]) form[name].value = saved[name];
+      if (saved[name] != null && form[name]) form[name].value = saved[name];
     }
     for (const name of ["mode", "colour", "seat"]) {
       const input = saved[name] && form.querySelector(`input[name="${name}"][value="${saved[name]}"]`);

@@ -55,6 +55,7 @@ plots: dev ## redraw the docs' plots (docs/img/) from benchmarks/results/
 screenshots: dev ## refresh the docs' screenshots (docs/img/) from the browser and terminal tests
 	GRIDGAMES_DOCS_IMAGES=1 $(BIN)/pytest -q tests/web/test_web_browser.py::test_screenshots_for_the_docs \
 		tests/web/test_web_browser.py::test_a_soosorv_opening_between_two_humans_with_every_control \
+		tests/web/test_web_browser.py::test_a_game_on_a_clock_against_the_computer \
 		tests/cli/test_play.py::test_a_game_against_the_computer_as_the_docs_show_it
 
 dist: dev ## build the sdist and the wheel into dist/

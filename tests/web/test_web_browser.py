@@ -653,6 +653,7 @@ def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
     assert page.locator("#undo").is_disabled()  # no take-backs under a clock
     white_left = page.locator("#clock-white .time").inner_text()
     assert re.fullmatch(r"0:5\d|1:00", white_left), white_left
+    docs_shot(page, "web-clock")
 
 
 def test_resigning_from_the_button(page: Any) -> None:

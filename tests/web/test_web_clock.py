@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from web_helpers import GAMES, Server, assert_error, created, new_game, play, player, wait_for
 
 from gridgames.store import GameStore
+from gridgames.web import create_app
 
 
 def test_each_side_spends_its_own_time_and_gets_the_increment(client: TestClient) -> None:
@@ -164,3 +165,21 @@ def test_who_may_not_resign(client: TestClient) -> None:
                              headers=player(computers["id"])),
                  409, "not_your_turn", "no one to resign")
     client.delete(f"{GAMES}/{computers['id']}", headers=player(computers["id"]))
+
+
+def test_the_computers_clock_stands_still_while_its_move_waits_for_an_engine(
+        tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", workers=1)) as one_worker:
+        # a long search takes the only engine...
+        busy = new_game(one_worker, width=15, height=15, white="computer", level=6,
+                        time_ms=2500)
+        play(one_worker, busy["id"], 7, 7)
+        wait_for(one_worker, busy["id"], lambda s: s["thinking"] and not s["waiting"])
+        # ...so the computer's first move in a game on a 1.2 s clock waits behind it
+        timed = new_game(one_worker, black="computer", clock="0.02")
+        state = one_worker.get(f"{GAMES}/{timed['id']}").json()
+        assert state["waiting"] and state["clock"]["paused"]
+        time.sleep(1.5)  # longer than its whole clock
+        state = wait_for(one_worker, timed["id"], lambda s: len(s["moves"]) == 1, timeout=30)
+        assert state["outcome"] is None and state["clock"]["running"] == "white"
+        assert 0 < state["clock"]["black_ms"] < 1200

@@ -89,7 +89,9 @@ def _state_fields(game: Game) -> dict[str, Any]:
             draw_reason=outcome.draw_reason, termination="",
         )
     clock = game.clock
-    now = time.time()
+    # a computer's move waiting for a free engine: its clock stands still meanwhile
+    paused = clock is not None and game.thinking and game.waiting and game.computer_to_move
+    now = clock.since if paused and clock is not None else time.time()
     return dict(
         id=game.id,
         width=board.width,
@@ -112,7 +114,8 @@ def _state_fields(game: Game) -> dict[str, Any]:
             text=str(clock), initial_ms=clock.initial_ms, increment_ms=clock.increment_ms,
             black_ms=max(0, clock.left_ms(Color.BLACK, now)),
             white_ms=max(0, clock.left_ms(Color.WHITE, now)),
-            running=None if clock.running is None else clock.running.label),  # type: ignore[arg-type]
+            running=None if clock.running is None else clock.running.label,  # type: ignore[arg-type]
+            paused=paused),
     )
 
 

@@ -113,12 +113,11 @@ _memory = SearchMemory()
 
 @dataclass(frozen=True)
 class MoveClock:
-    """A game clock as a move's search sees it: when the mover's time runs out (wall
-    clock, s), the increment after the move and the game's cap on one move (0: none).
-    Its budget is worked out when a worker takes the search, so time spent waiting
-    for a free worker is not spent twice."""
+    """A game clock as a move's search sees it: the mover's time left as its search
+    starts (the game does not charge the time its move waits for a free worker), the
+    increment after the move and the game's cap on one move (0: none)."""
 
-    flag_at: float
+    left_ms: int
     increment_ms: int = 0
     turn_ms: int = 0
 
@@ -129,7 +128,7 @@ class MoveClock:
 
     def control(self, moves_played: int) -> TimeControl:
         return TimeControl.for_clock(
-            turn_ms=self.turn_ms, time_left_ms=round((self.flag_at - time.time()) * 1000),
+            turn_ms=self.turn_ms, time_left_ms=self.left_ms,
             moves_played=moves_played, increment_ms=self.increment_ms,
             overhead_ms=self.OVERHEAD_MS, safety_ms=self.SAFETY_MS)
 

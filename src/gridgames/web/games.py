@@ -14,7 +14,8 @@ over. The computer's opening actions are decided in the workers too.
 A game may have a clock (:mod:`gridgames.gomoku.clock`): it starts once the
 moves begin (after the opening), the computer spends its own as a Gomocup brain
 spends a match clock, and the side whose time runs out loses, whether or not it
-is thinking: a timer ends the game at that moment.
+is thinking: a timer ends the game at that moment. The computer's clock does not
+run while its move waits for a free worker: a busy server costs it no time.
 """
 
 from __future__ import annotations
@@ -626,8 +627,8 @@ class GomokuService:
         thinking is stopped)."""
         game.flag_timer = None
         clock = game.clock
-        if game.version != version or clock is None:
-            return
+        if game.version != version or clock is None or game.waiting:
+            return  # a computer waiting for a worker: its clock restarts with its search
         if clock.flagged(time.time()) is None:  # the timer fired early
             self._arm_flag(game)
             return
@@ -640,8 +641,7 @@ class GomokuService:
         clock = game.clock
         if clock is None or clock.running is None:
             return None
-        now = time.time()
-        return MoveClock(flag_at=now + clock.left_ms(clock.running, now) / 1000,
+        return MoveClock(left_ms=clock.left_ms(clock.running, time.time()),
                          increment_ms=clock.increment_ms, turn_ms=game.saved.time_ms or 0)
 
     def _push(self, game: Game, point: Point, time_ms: int) -> None:
@@ -797,9 +797,14 @@ class GomokuService:
         return True
 
     def _search_started(self, game: Game, version: int) -> None:
-        """A worker took the computer's move: it is thinking now, no longer waiting."""
+        """A worker took the computer's move: it is thinking now, no longer waiting, and
+        its clock runs from now (the wait is not charged to it)."""
         if game.version == version and game.waiting:
             game.waiting = False
+            clock = game.clock
+            if clock is not None and clock.running is not None and game.computer_to_move:
+                clock.since = time.time()
+                self._arm_flag(game)
             self._publish(game)
 
     def _computer_after(self, game: Game, move: Point) -> bool:

@@ -156,6 +156,8 @@ class ClockOut(BaseModel):
     white_ms: int = Field(description="white's time left")
     running: ColorName | None = Field(description="whose time is running (null before the "
                                      "moves begin and once the game is over)")
+    paused: bool = Field(description="the computer's move waits for a free engine: its "
+                         "time stands still until its search starts")
 
 
 class SearchOut(BaseModel):

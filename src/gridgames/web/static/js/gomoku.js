@@ -436,7 +436,8 @@ class GameView {
     if (!clock) return;
     for (const color of ["black", "white"]) {
       const running = clock.running === color;
-      const left = Math.max(0, clock[`${color}_ms`] - (running ? performance.now() - this.clockAt : 0));
+      const counting = running && !clock.paused;  // paused: waiting for a free engine
+      const left = Math.max(0, clock[`${color}_ms`] - (counting ? performance.now() - this.clockAt : 0));
       const element = $(`#clock-${color}`);
       element.querySelector(".time").textContent = clockText(left);
       element.classList.toggle("running", running);

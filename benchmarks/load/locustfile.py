@@ -13,7 +13,9 @@ kills an engine worker mid-run and checks the rules; or by hand::
 
 Environment: ``GRIDGAMES_LOAD_PLAYERS`` / ``GRIDGAMES_LOAD_SPAMMERS`` (user counts,
 default 80 / 6), ``GRIDGAMES_LOAD_MOVES`` (15), ``GRIDGAMES_LOAD_TIME_MS`` (500),
-``GRIDGAMES_LOAD_RESULTS`` (a JSON file for what every player last saw).
+``GRIDGAMES_LOAD_CLOCK`` (a game clock such as ``0.25+1``: the players' games are on
+it, with no time per move), ``GRIDGAMES_LOAD_RESULTS`` (a JSON file for what every
+player last saw).
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ SPAMMERS = int(os.environ.get("GRIDGAMES_LOAD_SPAMMERS", "6"))
 MOVES = int(os.environ.get("GRIDGAMES_LOAD_MOVES", "15"))
 TIME_MS = int(os.environ.get("GRIDGAMES_LOAD_TIME_MS", "500"))
 RESULTS = os.environ.get("GRIDGAMES_LOAD_RESULTS")
+CLOCK = os.environ.get("GRIDGAMES_LOAD_CLOCK") or None
 SIZE = 15
 POLL_SECONDS = 0.25
 
-# game id -> what its player last saw: moves, and the searches' times
+# game id -> what its player last saw: moves, the outcome, and the searches' times
 seen: dict[str, dict[str, Any]] = {}
 # Every failed request and every 5xx of the whole run (locust's own table may be
 # reset once all users are running, to show the steady state).
@@ -112,17 +115,18 @@ class Player(Client):
         top_level = self.top_level
         response = self.send("POST", GAMES, name="create game", json={
             "width": SIZE, "height": SIZE, "black": "human", "white": "computer",
-            "level": top_level, "time_ms": TIME_MS})
+            "level": top_level, "time_ms": None if CLOCK else TIME_MS, "clock": CLOCK})
         state = response.json()
         self.game_id: str = state["id"]
         self.auth = {"Authorization": f"Bearer {state['token']}"}
         self.state: dict[str, Any] = state
         self.rng = random.Random(self.game_id)
-        seen[self.game_id] = {"moves": [], "time_ms": [], "queued_ms": []}
+        seen[self.game_id] = {"moves": [], "outcome": None, "time_ms": [], "queued_ms": []}
 
     def remember(self, state: dict[str, Any]) -> None:
         self.state = state
         seen[self.game_id]["moves"] = state["moves"]
+        seen[self.game_id]["outcome"] = state["outcome"]
 
     def choose(self) -> list[int]:
         taken = {tuple(move) for move in self.state["moves"]}

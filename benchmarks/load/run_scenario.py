@@ -8,7 +8,8 @@ engine worker in the middle of the run, stops the server, and then checks:
 - no move lost, duplicated or reordered: what each player last saw is what the
   database holds at the end (the database may hold one more move: the computer's
   reply that arrived after the client stopped looking);
-- every computer search within its time limit + 100 ms;
+- every computer search within its time limit + 100 ms; on a game clock
+  (``--clock``), no game lost on time by the computer, whatever the queue;
 - GET of a game and of /api/gomoku/options: p99 within ``--get-p99-ms`` (100 ms),
   once every user is running (locust's table is reset after the ramp-up; failures
   count from the start);
@@ -144,7 +145,7 @@ def check(args: argparse.Namespace, work: Path) -> int:
     env = {**os.environ, "GRIDGAMES_LOAD_PLAYERS": str(args.players),
            "GRIDGAMES_LOAD_SPAMMERS": str(args.spammers),
            "GRIDGAMES_LOAD_MOVES": str(args.moves), "GRIDGAMES_LOAD_TIME_MS": str(args.time_ms),
-           "GRIDGAMES_LOAD_RESULTS": str(results)}
+           "GRIDGAMES_LOAD_RESULTS": str(results), "GRIDGAMES_LOAD_CLOCK": args.clock or ""}
     users = args.players + args.spammers
     locust = subprocess.Popen(
         [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
@@ -200,7 +201,12 @@ def check(args: argparse.Namespace, work: Path) -> int:
         problems.append(f"{mismatches} games differ between what the client saw and the database")
     searches = [ms for client in seen.values() for ms in client["time_ms"]]
     queued = sorted(ms for client in seen.values() for ms in client["queued_ms"])
-    slow = [ms for ms in searches if ms > args.time_ms + SLACK_MS]
+    slow = [] if args.clock else [ms for ms in searches if ms > args.time_ms + SLACK_MS]
+    on_time = [c["outcome"] for c in seen.values()
+               if (c.get("outcome") or {}).get("termination") == "time forfeit"]
+    computer_flagged = sum(1 for o in on_time if o["winner"] == "black")  # it plays white
+    if computer_flagged:
+        problems.append(f"the computer lost {computer_flagged} games on time")
     if slow:
         problems.append(f"{len(slow)} searches over {args.time_ms + SLACK_MS} ms: "
                         f"{sorted(slow)[-5:]}")
@@ -219,7 +225,9 @@ def check(args: argparse.Namespace, work: Path) -> int:
         f"Load scenario, {datetime.date.today()}, {platform.node()}: {os.cpu_count()} cores, "
         f"{cpu_model()}, Python {platform.python_version()}; load average (1 min) "
         f"{load_before:.1f} before the run, {load_after:.1f} at its end",
-        f"{args.players} players (level top, {args.time_ms} ms a move, {args.moves} moves), "
+        f"{args.players} players (level top, "
+        f"{f'a {args.clock} clock' if args.clock else f'{args.time_ms} ms a move'}, "
+        f"{args.moves} moves), "
         f"{args.spammers} spammers, {args.workers} engine workers, {args.duration} s, "
         f"worker {killed} SIGKILLed at {args.kill_at} s",
         "",
@@ -235,7 +243,9 @@ def check(args: argparse.Namespace, work: Path) -> int:
         f"games: {len(seen)}, moves on their boards: {moves_played}; "
         f"computer searches: {len(searches)}, longest {max(searches, default=0)} ms; "
         f"queue wait median {queued[len(queued) // 2] if queued else 0} ms, "
-        f"max {queued[-1] if queued else 0} ms",
+        f"max {queued[-1] if queued else 0} ms"
+        + (f"; games lost on time: {len(on_time) - computer_flagged} by the players, "
+           f"{computer_flagged} by the computer" if args.clock else ""),
         f"server RSS: {rss_start / 1024:.0f} MiB after warm-up, {rss_end / 1024:.0f} MiB at the "
         f"end ({growth:+.1f}%)",
         "rules: " + ("all hold" if not problems else "BROKEN"),
@@ -255,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spammers", type=int, default=6)
     parser.add_argument("--moves", type=int, default=15)
     parser.add_argument("--time-ms", type=int, default=500)
+    parser.add_argument("--clock", default=None, metavar="MIN+SEC",
+                        help="play the games on this clock instead of --time-ms a move")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--queue-limit", type=int, default=None)
     parser.add_argument("--duration", type=int, default=360, help="seconds of load")

@@ -183,3 +183,20 @@ def test_the_computers_clock_stands_still_while_its_move_waits_for_an_engine(
         state = wait_for(one_worker, timed["id"], lambda s: len(s["moves"]) == 1, timeout=30)
         assert state["outcome"] is None and state["clock"]["running"] == "white"
         assert 0 < state["clock"]["black_ms"] < 1200
+
+
+def test_a_move_on_a_clock_is_taken_though_every_engine_is_busy(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, workers=1, queue_limit=1)) as full:
+        untimed = [new_game(full, white="computer", level=6, time_ms=3000)["id"]
+                   for _ in range(3)]
+        play(full, untimed[0], 4, 4)  # searching
+        wait_for(full, untimed[0], lambda s: not s["waiting"], timeout=30)
+        play(full, untimed[1], 4, 4)  # waiting: the queue is full
+        assert_error(full.post(f"{GAMES}/{untimed[2]}/moves", json={"x": 4, "y": 4},
+                               headers=player(untimed[2])), 429, "busy")
+        # a player on a clock would lose time trying again: the move is taken, and the
+        # computer's reply waits with its clock standing still
+        timed = new_game(full, white="computer", clock="1+0")
+        state = play(full, timed["id"], 4, 4)
+        assert state["waiting"] and state["clock"]["paused"]

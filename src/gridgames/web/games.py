@@ -387,8 +387,11 @@ class GomokuService:
             raise OccupiedError(reason)
         if reason is not None:
             raise ForbiddenError(reason)
-        if not self.engine.has_room(MOVE) and self._computer_after(game, point):
+        if (game.clock is None and not self.engine.has_room(MOVE)
+                and self._computer_after(game, point)):
             # Refuse the move (429) rather than acknowledge it and keep its reply waiting.
+            # Not on a clock: the player's time would run while it tried again, and the
+            # computer's stands still while its reply waits.
             self.engine.check_room(MOVE)
         self._push(game, point, self._press_clock(game))
         self._schedule(game)

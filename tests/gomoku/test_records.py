@@ -174,14 +174,20 @@ def test_a_game_lost_on_time_keeps_its_clock_and_result() -> None:
     assert (record.result, record.termination, record.clock) == ("1-0", "time forfeit", "5+3")
     text = to_json(record)
     assert '"termination": "time forfeit"' in text and from_json(text) == record
+    resigned = GameRecord.from_board(board, loser=Color.BLACK, termination="resignation")
+    assert (resigned.result, from_json(to_json(resigned))) == ("0-1", resigned)
+    with pytest.raises(ValueError, match="ends by one of time forfeit, resignation, not ''"):
+        GameRecord.from_board(board, loser=Color.BLACK)
     # a game without a clock has neither field
     plain = json.loads(to_json(GameRecord.from_board(board)))
     assert "clock" not in plain and "termination" not in plain
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"termination": "resigned"}, "termination 'resigned' is not 'time forfeit'"),
-    ({"termination": "time forfeit", "result": "*"}, "a game lost on time has a result"),
+    ({"termination": "resigned"},
+     "termination 'resigned' is not one of time forfeit, resignation"),
+    ({"termination": "time forfeit", "result": "*"},
+     "a game that ends by time forfeit has a result of 1-0 or 0-1, not '\\*'"),
     ({"clock": "soon"}, "cannot read the clock 'soon'"),
     ({"clock": 5}, "clock must be a text such as '5\\+3'"),
 ])

@@ -71,23 +71,27 @@ def game_state(game: Game) -> s.GameState:
     return s.GameState(**_state_fields(game))
 
 
-def _state_fields(game: Game) -> dict[str, Any]:
-    board, saved = game.board, game.saved
-    outcome = board.outcome()
+def _outcome_out(game: Game) -> s.OutcomeOut | None:
+    """Five or a draw on the board, or a loss off it (time, resignation)."""
     loser = game.loser
     if loser is not None:
-        outcome_out: s.OutcomeOut | None = s.OutcomeOut(
-            winner=loser.other.label, line=[], result="1-0" if loser is Color.WHITE else "0-1",  # type: ignore[arg-type]
-            draw_reason="", termination=saved.termination)  # type: ignore[arg-type]
-    elif outcome is None:
-        outcome_out = None
-    else:
-        outcome_out = s.OutcomeOut(
-            winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
-            line=_pairs(outcome.line),
-            result=outcome.result,  # type: ignore[arg-type]
-            draw_reason=outcome.draw_reason, termination="",
-        )
+        return s.OutcomeOut(
+            winner=loser.other.label,  # type: ignore[arg-type]
+            line=[], result="1-0" if loser is Color.WHITE else "0-1",
+            draw_reason="", termination=game.saved.termination)  # type: ignore[arg-type]
+    outcome = game.board.outcome()
+    if outcome is None:
+        return None
+    return s.OutcomeOut(
+        winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
+        line=_pairs(outcome.line),
+        result=outcome.result,  # type: ignore[arg-type]
+        draw_reason=outcome.draw_reason, termination="",
+    )
+
+
+def _state_fields(game: Game) -> dict[str, Any]:
+    board, saved = game.board, game.saved
     clock = game.clock
     # a computer's move waiting for a free engine: its clock stands still meanwhile
     paused = clock is not None and game.thinking and game.waiting and game.computer_to_move
@@ -99,7 +103,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
         rule=board.rule,
         moves=_pairs(board.move_stack),
         to_move=board.to_move.label,
-        outcome=outcome_out,
+        outcome=_outcome_out(game),
         forbidden=_pairs(sorted(board.forbidden_points())),
         players=s.Players(black=saved.black, white=saved.white),  # type: ignore[arg-type]
         level=saved.level,

@@ -594,8 +594,7 @@ class GameView {
 
   async resign() {
     const s = this.state;
-    const who = this.humans() === 1 ? "You resign" : `${capital(s.to_move)} resigns`;
-    if (!confirm(`${who} this game?`)) return;
+    if (!confirm(this.humans() === 1 ? "Resign this game?" : `Resign this game for ${s.to_move}?`)) return;
     try {
       this.apply(await post(`/gomoku/games/${this.id}/resign`, undefined, this.token));
     } catch (error) {

@@ -139,6 +139,10 @@ class OpeningRule(StrEnum):
                          + ", ".join(rule.value for rule in cls))
 
 
+# Pro and Long Pro: how far from the centre (in rings) black's second stone must go.
+PRO_DISTANCE = {OpeningRule.PRO: 3, OpeningRule.LONG_PRO: 4}
+
+
 class Player(IntEnum):
     """The player who begins the opening, and the other one."""
 
@@ -171,12 +175,11 @@ class Opening:
         max_offers = rule.default_offers if max_offers is None else max_offers
         if not 1 <= max_offers <= 64:
             raise OpeningError(f"max_offers must be 1 to 64, got {max_offers}")
-        if rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
-            nearest = 3 if rule is OpeningRule.PRO else 4
-            if max(board.width, board.height) // 2 < nearest:
-                raise OpeningError(f"{rule.display_name} needs a board of {2 * nearest + 1} "
-                                   "or more on a side: its 3rd stone goes at least "
-                                   f"{nearest} intersections from the centre")
+        nearest = PRO_DISTANCE.get(rule)
+        if nearest is not None and max(board.width, board.height) // 2 < nearest:
+            raise OpeningError(f"{rule.display_name} needs a board of {2 * nearest + 1} "
+                               "or more on a side: its 3rd stone goes at least "
+                               f"{nearest} intersections from the centre")
         self.rule = rule
         self.board = board
         self.max_offers = max_offers
@@ -441,8 +444,8 @@ class Opening:
         """The rings (0 the centre, 1 the rest of the central 3×3...) where the stone after
         ``stones`` (by default the next) may go, nearest and farthest."""
         stones = len(self.board) if stones is None else stones
-        if self.rule in (OpeningRule.PRO, OpeningRule.LONG_PRO):
-            nearest = 3 if self.rule is OpeningRule.PRO else 4
+        nearest = PRO_DISTANCE.get(self.rule)
+        if nearest is not None:
             return {0: (0, 0), 2: (nearest, ANYWHERE)}.get(stones, (0, ANYWHERE))
         placed_in_areas = {OpeningRule.SOOSORV: 3, OpeningRule.YAMAGUCHI: 3,
                            OpeningRule.TARAGUCHI: 5}.get(self.rule, 0)

@@ -457,13 +457,7 @@ class GomokuService:
         """The actions the computer would take for the human to act in the opening, and
         the points its first one names (stones, offers or the pick)."""
         game = self.get(game_id)
-        opening = game.opening
-        if opening is None:
-            raise NoOpeningError("this game has no opening rule: ask for a move's hint")
-        if opening.done:
-            raise OpeningOverError("the opening is over: ask for a move's hint")
-        if game.opening_actor != HUMAN:
-            raise NotYourTurnError("it is the computer's turn in the opening")
+        opening = _opening_for_human(game, instead="ask for a move's hint")
         (actions, _), _ = await self.engine.run(
             opening_decision, game.saved.width, game.saved.height, game.board.rule.value,
             opening.rule.value, list(opening.history), HINT_LIMIT.time_ms or OPENING_TURN_MS,
@@ -477,15 +471,7 @@ class GomokuService:
         """A human's action in the opening (``place h8``, ``choose white``...); raises a
         :class:`GameError` saying why it cannot be taken."""
         game = self.get(game_id)
-        opening = game.opening
-        if opening is None:
-            raise NoOpeningError("this game has no opening rule: play moves instead")
-        if opening.done:
-            raise OpeningOverError("the opening is over: play moves instead")
-        if game.opening_actor != HUMAN:
-            assert opening.to_act is not None
-            raise NotYourTurnError(f"it is the computer's turn in the opening (the "
-                                   f"{opening.to_act.label} player): wait for its choice")
+        _opening_for_human(game, instead="play moves instead")
         after = _replayed(game)
         try:
             after.apply(text)
@@ -815,6 +801,21 @@ class GomokuService:
         board = game.board.copy()
         board.push(move)
         return not board.is_game_over() and game.player(board.to_move) == COMPUTER
+
+
+def _opening_for_human(game: Game, *, instead: str) -> Opening:
+    """The game's opening, where a human is to act in it; else a GameError saying why
+    not and, where there is no opening to act in, what to do ``instead``."""
+    opening = game.opening
+    if opening is None:
+        raise NoOpeningError(f"this game has no opening rule: {instead}")
+    if opening.done:
+        raise OpeningOverError(f"the opening is over: {instead}")
+    if game.opening_actor != HUMAN:
+        assert opening.to_act is not None
+        raise NotYourTurnError(f"it is the computer's turn in the opening (the "
+                               f"{opening.to_act.label} player): wait for its choice")
+    return opening
 
 
 def _replayed(game: Game) -> Opening:

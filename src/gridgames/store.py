@@ -78,6 +78,16 @@ CREATE TABLE IF NOT EXISTS gomoku_reviews (
 """
 
 
+# The server's last sign of life, so that a restarted server knows how long it was
+# down (game clocks do not run meanwhile).
+_ALIVE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS server_alive (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at REAL NOT NULL
+)
+"""
+
+
 def default_path() -> Path:
     """The database file in the user's data folder."""
     return Path(platformdirs.user_data_dir("gridgames")) / "games.sqlite3"
@@ -144,6 +154,7 @@ class GameStore:
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute(_SCHEMA)
             self._db.execute(_REVIEW_SCHEMA)
+            self._db.execute(_ALIVE_SCHEMA)
             columns = {row["name"] for row in self._db.execute("PRAGMA table_info(gomoku_games)")}
             for name, definition in _ADDED_COLUMNS.items():
                 if name not in columns:
@@ -217,6 +228,33 @@ class GameStore:
             )
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
+
+    def set_clock(self, game_id: str, clock: dict[str, Any]) -> None:
+        """Replace a game's clock alone (the server's downtime taken off it)."""
+        with self._lock, self._db:
+            cursor = self._db.execute("UPDATE gomoku_games SET clock = ? WHERE id = ?",
+                                      (_clock_text(clock), game_id))
+        if cursor.rowcount == 0:
+            raise GameNotFoundError(game_id)
+
+    def mark_alive(self, now: float) -> None:
+        """Record that the server is running at ``now`` (seconds since the epoch)."""
+        with self._lock, self._db:
+            self._db.execute("INSERT INTO server_alive (id, at) VALUES (1, ?) "
+                             "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (now,))
+
+    def last_alive(self) -> float | None:
+        """When a server last recorded it was running, None if none ever did.
+
+        >>> store = GameStore(":memory:")
+        >>> store.last_alive() is None
+        True
+        >>> store.mark_alive(100.0); store.mark_alive(101.0); store.last_alive()
+        101.0
+        """
+        with self._lock:
+            row = self._db.execute("SELECT at FROM server_alive WHERE id = 1").fetchone()
+        return None if row is None else float(row["at"])
 
     def delete(self, game_id: str) -> None:
         with self._lock, self._db:

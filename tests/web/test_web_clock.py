@@ -11,6 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import GAMES, Server, assert_error, created, new_game, play, player, wait_for
 
+from gridgames.gomoku import Color
+from gridgames.gomoku.clock import GameClock
 from gridgames.store import GameStore
 from gridgames.web import create_app
 
@@ -97,11 +99,12 @@ def test_the_computer_plays_on_its_clock(client: TestClient) -> None:
     assert spent > 0 and abs(spent - sum(times[0::2])) <= 50
 
 
-def test_a_clock_runs_on_across_a_killed_server_and_may_run_out(tmp_path: Path) -> None:
+def test_no_clock_runs_while_the_server_is_down(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     server = Server(db)
     try:
         http = server.http
+        up = time.time()
         first = created(http.post(GAMES, json={"width": 9, "height": 9, "black": "human",
                                                "white": "human", "clock": "0.05"}))  # 3 s
         second = created(http.post(GAMES, json={"width": 9, "height": 9, "black": "human",
@@ -109,18 +112,37 @@ def test_a_clock_runs_on_across_a_killed_server_and_may_run_out(tmp_path: Path) 
         play(http, second["id"], 4, 4)
     finally:
         server.kill()
+    # A clock is charged at most the server's last second of life beyond what ran.
+    charged_at_most_ms = (time.time() - up) * 1000 + 1000 + 500
     saved = GameStore(db).get(first["id"])
     assert saved.clock is not None and saved.clock["running"] == "black"
-    time.sleep(3.2)  # black's time runs out while the server is down
+    time.sleep(3.5)  # longer than black's whole clock
     server = Server(db)
     try:
         http = server.http
         state = http.get(f"{GAMES}/{first['id']}").json()
-        outcome = state["outcome"]
-        assert (outcome["termination"], outcome["winner"]) == ("time forfeit", "white")
+        assert state["outcome"] is None and state["clock"]["running"] == "black"
+        assert 3000 - charged_at_most_ms < state["clock"]["black_ms"] < 3000
         state = http.get(f"{GAMES}/{second['id']}").json()
-        assert state["outcome"] is None and state["clock"]["running"] == "white"
-        assert state["clock"]["white_ms"] < 600_000 - 3000  # the downtime counted
+        assert state["clock"]["running"] == "white"
+        assert 600_000 - charged_at_most_ms < state["clock"]["white_ms"] < 600_000
+        # The clock runs on from the restart, and the flag falls.
+        outcome = wait_for(http, first["id"], lambda state: state["outcome"] is not None,
+                           timeout=10)["outcome"]
+        assert (outcome["termination"], outcome["winner"]) == ("time forfeit", "white")
+    finally:
+        server.stop()
+    # A server stopped cleanly: the clocks stand still from its last moment.
+    stopped = GameStore(db).last_alive()
+    assert stopped is not None and abs(stopped - time.time()) < 5
+    saved = GameStore(db).get(second["id"])
+    assert saved.clock is not None
+    white_at_stop = GameClock.from_dict(saved.clock).left_ms(Color.WHITE, stopped)
+    time.sleep(1.5)
+    server = Server(db)
+    try:
+        state = server.http.get(f"{GAMES}/{second['id']}").json()
+        assert white_at_stop - 500 < state["clock"]["white_ms"] < white_at_stop
     finally:
         server.stop()
 

@@ -104,6 +104,19 @@ class GameClock:
             self.left[self.running] = self.left_ms(self.running, now)
             self.running = None
 
+    def pause(self, start: float, end: float) -> None:
+        """No time runs from ``start`` to ``end`` (the server was down): the running
+        side is charged only what it spent outside that span.
+
+        >>> clock = GameClock.parse("1")
+        >>> clock.start(Color.BLACK, now=100.0)
+        >>> clock.pause(110.0, 200.0)
+        >>> clock.left_ms(Color.BLACK, now=205.0)
+        45000
+        """
+        if self.running is not None and self.since < end:
+            self.since += end - max(start, self.since)
+
     def to_dict(self) -> dict[str, Any]:
         return {"initial_ms": self.initial_ms, "increment_ms": self.increment_ms,
                 "black_ms": self.left[Color.BLACK], "white_ms": self.left[Color.WHITE],

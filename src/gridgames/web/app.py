@@ -120,9 +120,10 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
         # collections to what requests allocate.
         gc.collect()
         gc.freeze()
-        await service.start()
         if on_ready is not None:
             await asyncio.to_thread(engine.wait_ready, WORKERS_READY_S)
+        await service.start()  # the clocks run again from here
+        if on_ready is not None:
             on_ready()
         try:
             yield

@@ -15,7 +15,8 @@ A game may have a clock (:mod:`gridgames.gomoku.clock`): it starts once the
 moves begin (after the opening), the computer spends its own as a Gomocup brain
 spends a match clock, and the side whose time runs out loses, whether or not it
 is thinking: a timer ends the game at that moment. The computer's clock does not
-run while its move waits for a free worker: a busy server costs it no time.
+run while its move waits for a free worker, and no clock runs while the server
+is down: neither a busy server nor a stopped one costs a player time.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ HINT_LIMIT = Limit(time_ms=1000, nodes=60_000, depth=6)
 IDLE_SECONDS = 120.0
 # The computer's time for one turn in the opening when the game's level sets none.
 OPENING_TURN_MS = 2000
+# How often the server records that it is running: a clock is charged at most this
+# much of the time the server was down.
+ALIVE_SECONDS = 1.0
 
 # What a watcher's queue receives: None when the game changed (send the state
 # again), or a progress report of the computer's search.
@@ -250,10 +254,13 @@ class GomokuService:
         self.engine = engine
         self.idle_seconds = idle_seconds
         self._games: dict[str, Game] = {}
+        self._alive: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Resume the games in which the computer was to move or to act in the opening
-        when the server stopped."""
+        """Stop the clocks for the time the server was down, then resume the games in
+        which the computer was to move or to act in the opening when it stopped."""
+        self._give_back_downtime(time.time())
+        self._alive = asyncio.create_task(self._keep_alive())
         for saved in self.store.unfinished():
             if COMPUTER not in (saved.black, saved.white):
                 continue
@@ -271,11 +278,33 @@ class GomokuService:
         for game in self._games.values():
             self._disarm_flag(game)
         tasks = [game.task for game in self._games.values() if game.task is not None]
+        if self._alive is not None:
+            tasks.append(self._alive)
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        self.store.mark_alive(time.time())  # the clocks stop here until the next start
+
+    def _give_back_downtime(self, now: float) -> None:
+        """Charge no running clock for the time from the server's last sign of life to
+        ``now``: nobody could move while the server was down."""
+        down_since = self.store.last_alive()
+        self.store.mark_alive(now)
+        if down_since is None:
+            return
+        for saved in self.store.unfinished():
+            if saved.clock is None or saved.clock.get("running") is None:
+                continue
+            clock = GameClock.from_dict(saved.clock)
+            clock.pause(down_since, now)
+            self.store.set_clock(saved.id, clock.to_dict())
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(ALIVE_SECONDS)
+            self.store.mark_alive(time.time())
 
     # -- games ---------------------------------------------------------------
 
@@ -526,7 +555,7 @@ class GomokuService:
         clock = None if saved.clock is None else GameClock.from_dict(saved.clock)
         game = Game(saved=saved, board=board, times_ms=times, opening=opening, clock=clock)
         self._games[saved.id] = game
-        self._check_clock(game)  # it may have run out while the server was down
+        self._check_clock(game)  # it may have run out since it was last looked at
         self._arm_flag(game)
         return game
 

@@ -579,3 +579,21 @@ def test_a_killed_worker_does_not_lose_the_opening(tmp_path: Path) -> None:
         assert len(state["opening"]["history"]) == 3
         assert state["opening"]["allowed"] == ["choose"]
         act(client, game_id, "choose white")
+
+
+def test_a_deleted_games_opening_decision_stops_at_once(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", workers=1)) as one_worker:
+        # the computer's Swap2 opening, given a minute, takes the only engine...
+        long = new_game(one_worker, width=15, height=15, black="computer", white="human",
+                        opening="swap2", level=MAX_LEVEL, time_ms=60_000)
+        wait_for(one_worker, long["id"], lambda s: s["thinking"] and not s["waiting"])
+        time.sleep(0.5)
+        assert one_worker.delete(f"{GAMES}/{long['id']}",
+                                 headers=player(long["id"])).status_code == 204
+        # ...and frees it as soon as the game is gone: a hint elsewhere does not wait
+        other = new_game(one_worker)
+        play(one_worker, other["id"], 4, 4)
+        started = time.monotonic()
+        response = one_worker.get(f"{GAMES}/{other['id']}/hint", headers=player(other["id"]))
+        assert response.status_code == 200, response.text
+        assert time.monotonic() - started < 10

@@ -149,6 +149,11 @@ def _think(slot: int, width: int, height: int, rule: str, moves: list[Point],
                  memory=_memory, threads=_threads, clock=control)
 
 
+def _stoppable(slot: int, func: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """Run ``func(*args, stop=...)``, stopped through this job's flag."""
+    return func(*args, stop=_SlotStop(slot))
+
+
 def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float, float]:
     """Run a job in a worker: its value, run time (ms) and start (wall clock, s)."""
     started_wall = time.time()
@@ -492,14 +497,11 @@ class EnginePool:
         never once this call has returned; ``on_start`` when a worker takes the job.
         """
         job_number = None
-        with self._lock:
-            if not self._free:
-                raise EngineBusyError("too many searches at once", self.retry_after())
-            slot = self._free.pop()
-            if on_info is not None:
+        slot = self._take_slot()
+        if on_info is not None:
+            with self._lock:
                 job_number = next(self._jobs)
                 self._listeners[job_number] = (asyncio.get_running_loop(), on_info)
-        self._flags[slot] = 0
         try:
             try:
                 job = self._enqueue(
@@ -530,16 +532,27 @@ class EnginePool:
 
     async def run(self, func: Callable[..., T], *args: Any, key: str = "",
                   priority: int = BACKGROUND, bounded: bool = True,
-                  on_start: Callable[[], None] | None = None) -> tuple[T, float]:
+                  on_start: Callable[[], None] | None = None,
+                  stoppable: bool = False) -> tuple[T, float]:
         """Run ``func(*args)`` in a worker; returns its value and its run time in ms.
-        ``on_start`` is called when a worker takes the job.
+        ``on_start`` is called when a worker takes the job. A ``stoppable`` func takes
+        a ``stop`` signal (as ``think`` does): cancelling the awaiting task then stops
+        it where it runs, as it stops a search.
 
         A bounded background job that has not finished within ``background_wait_s``
         (the game moves before it keep the workers busy) is given up: 429, try later.
         The same holds for :meth:`search`.
         """
-        job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded,
-                            on_start=on_start)
+        slot = self._take_slot() if stoppable else None
+        try:
+            if slot is not None:
+                func, args = _stoppable, (slot, func, args)
+            job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded,
+                                on_start=on_start, slot=slot)
+        except BaseException:
+            if slot is not None:
+                self._release(slot)
+            raise
         value, elapsed, _ = await self._wait_limited(job, bounded)
         return value, elapsed
 
@@ -554,6 +567,15 @@ class EnginePool:
                 f"the engines are busy with games; this request waited "
                 f"{self.background_wait_s:g} s and was given up", self.retry_after()
             ) from None
+
+    def _take_slot(self) -> int:
+        """A free stop flag for a job that can be stopped, cleared."""
+        with self._lock:
+            if not self._free:
+                raise EngineBusyError("too many searches at once", self.retry_after())
+            slot = self._free.pop()
+        self._flags[slot] = 0
+        return slot
 
     def _release(self, slot: int) -> None:
         with self._lock:

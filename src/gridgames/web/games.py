@@ -32,6 +32,7 @@ from typing import Any
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Level, Limit, SearchInfo, SearchResult, get_level
+from gridgames.gomoku.ai.engine import StopSignal
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
@@ -227,16 +228,17 @@ def _player_name(player: str, level: int) -> str:
 
 
 def opening_decision(width: int, height: int, rule: str, opening_rule: str, actions: list[str],
-                     budget_ms: int,
-                     limit_for: Callable[[int], Limit]) -> tuple[list[str], SearchResult | None]:
+                     budget_ms: int, limit_for: Callable[[int], Limit], *,
+                     stop: StopSignal | None = None) -> tuple[list[str], SearchResult | None]:
     """In an engine worker: the computer's actions for the player to act in the opening
     after ``actions``, and the search that found its move for the side to move once they
-    end the opening (or None). ``limit_for`` must be picklable: a level's, or a hint's."""
+    end the opening (or None). ``limit_for`` must be picklable: a level's, or a hint's.
+    Once ``stop`` is set, the searches end and the decision is made from what they found."""
     from gridgames.gomoku.ai.opening_play import decide
 
     opening = Opening.replay(OpeningRule(opening_rule), Board(width, height, rule=Rule(rule)),
                              actions)
-    decision = decide(opening, budget_ms, limit_for)
+    decision = decide(opening, budget_ms, limit_for, stop=stop)
     return list(decision.actions), decision.search
 
 
@@ -491,7 +493,7 @@ class GomokuService:
             opening_decision, game.saved.width, game.saved.height, game.board.rule.value,
             opening.rule.value, list(opening.history), HINT_LIMIT.time_ms or OPENING_TURN_MS,
             hint_limit,
-            key=game.id, priority=BACKGROUND)
+            key=game.id, priority=BACKGROUND, stoppable=True)
         kind, *words = actions[0].split()
         points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
         return actions, points
@@ -782,7 +784,7 @@ class GomokuService:
         (actions, search), _ = await self.engine.run(
             opening_decision, saved.width, saved.height, game.board.rule.value,
             opening.rule.value, list(opening.history), budget, level.limit_for,
-            key=game.id, priority=MOVE, bounded=False,
+            key=game.id, priority=MOVE, bounded=False, stoppable=True,
             on_start=functools.partial(self._search_started, game, version))
         if game.version != version:  # changed meanwhile: the decision is stale
             return True

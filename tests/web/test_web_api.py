@@ -94,7 +94,7 @@ def test_bad_moves(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("body", [
-    {"width": 4}, {"height": 61}, {"width": "wide"}, {"rule": "chess"},
+    {"width": 4}, {"height": 65}, {"width": "wide"}, {"rule": "chess"},
     {"black": "robot"}, {"level": 0}, {"level": 99}, {"time_ms": 1}, {"colour": "red"},
 ])
 def test_bad_new_game(client: TestClient, body: dict[str, Any]) -> None:
@@ -333,7 +333,7 @@ def test_options_and_pages(client: TestClient) -> None:
     options = client.get("/api/gomoku/options").json()
     assert {r["name"] for r in options["rules"]} >= {"freestyle", "renju", "caro"}
     assert options["levels"][0]["number"] == 1
-    assert (options["min_size"], options["max_size"]) == (5, 60)
+    assert (options["min_size"], options["max_size"]) == (5, 64)
     page = client.get("/")
     assert page.status_code == 200 and "<title>gridgames</title>" in page.text
     assert client.get("/js/main.js").headers["content-type"].startswith("text/javascript")

@@ -195,14 +195,15 @@ def test_undo_hint_and_numbers(page: Any) -> None:
 
 
 def test_big_board_zoom(page: Any) -> None:
-    start_game(page, "hh", 60)
-    page.mouse.click(*intersection(page, 30, 30))
+    start_game(page, "hh", 64)  # the largest board
+    page.mouse.click(*intersection(page, 32, 32))
     page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    assert stones(page) == {(32, 32)}
     before = page.locator("#board").bounding_box()["width"]
     page.click("#zoom-in")
     after = page.locator("#board").bounding_box()["width"]
     assert after > before * 1.4
-    shot(page, "gomoku-60x60-zoomed", full_page=False)
+    shot(page, "gomoku-64x64-zoomed", full_page=False)
 
 
 def test_queens_refusal_and_solve(page: Any) -> None:

@@ -253,7 +253,7 @@ def test_request_bodies_are_limited(client: TestClient) -> None:
 def test_costly_requests_are_bounded(client: TestClient) -> None:
     assert_error(client.get("/api/queens/count", params={"n": 17}), 422, "invalid_request")
     assert_error(client.post("/api/queens/solve", json={"n": 33}), 422, "invalid_request")
-    assert_error(client.post(GAMES, json={"width": 61}), 422, "invalid_request")
+    assert_error(client.post(GAMES, json={"width": 65}), 422, "invalid_request")
     assert_error(client.post(GAMES, json={"time_ms": 60_001}), 422, "invalid_request")
     assert_error(client.post(GAMES, json={"level": MAX_LEVEL + 1}), 422, "invalid_request")
 

@@ -33,7 +33,7 @@ from gridgames.gomoku.analysis import (
 from gridgames.web.auth import require_player
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService
-from gridgames.web.schemas import ErrorBody
+from gridgames.web.schemas import MAX_BOARD, MIN_BOARD, ErrorBody
 
 log = logging.getLogger(__name__)
 
@@ -116,10 +116,10 @@ class ReviewStatus(BaseModel):
 class AnalyseRequest(_Strict):
     """A position (any sequence of moves, e.g. a variation) and how to search it."""
 
-    width: int = Field(15, ge=5, le=60)
-    height: int = Field(15, ge=5, le=60)
+    width: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
+    height: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
     rule: Rule = Rule.FREESTYLE
-    moves: list[Pair] = Field(default_factory=list, max_length=3600)
+    moves: list[Pair] = Field(default_factory=list, max_length=MAX_BOARD * MAX_BOARD)
     count: int = Field(3, ge=1, le=MAX_CANDIDATES, description="how many candidate moves")
     time_ms: int = Field(500, ge=20, le=10_000)
     depth: int | None = Field(None, ge=1, le=20)

@@ -6,12 +6,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gridgames.gomoku import Rule
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
 from gridgames.gomoku.opening_rules import OpeningRule
 from gridgames.gomoku.puzzles import MAX_LENGTH
 
-MIN_BOARD, MAX_BOARD = 5, 60
+MIN_BOARD, MAX_BOARD = MIN_SIZE, MAX_SIZE  # the core's bounds: 5 to 64
 MAX_QUEENS_SOLVE, MAX_QUEENS_COUNT = 32, 16
 
 Player = Literal["human", "computer"]

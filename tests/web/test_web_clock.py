@@ -4,6 +4,8 @@ clock that runs on across a restart; and games ended by resigning."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from gridgames.gomoku import Color
 from gridgames.gomoku.clock import GameClock
 from gridgames.store import GameStore
 from gridgames.web import create_app
+from gridgames.web.engine import EnginePool
 
 
 def test_each_side_spends_its_own_time_and_gets_the_increment(client: TestClient) -> None:
@@ -222,3 +225,24 @@ def test_a_move_on_a_clock_is_taken_though_every_engine_is_busy(tmp_path: Path) 
         timed = new_game(full, white="computer", clock="1+0")
         state = play(full, timed["id"], 4, 4)
         assert state["waiting"] and state["clock"]["paused"]
+
+
+def test_a_search_lost_with_its_worker_costs_the_computer_no_time(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", workers=1)) as client:
+        engine: EnginePool = client.app.state.engine  # type: ignore[attr-defined]
+        game_id = new_game(client, width=15, height=15, white="computer", clock="1",
+                           time_ms=None, level=6)["id"]  # a minute a side
+        play(client, game_id, 7, 7)
+        wait_for(client, game_id, lambda s: s["thinking"] and not s["waiting"])
+        time.sleep(1.0)
+        [pid] = engine.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        # While a new worker starts, the computer's clock stands still.
+        state = wait_for(client, game_id, lambda s: s["waiting"] or len(s["moves"]) == 2)
+        if len(state["moves"]) == 1:
+            assert state["clock"]["paused"] and state["clock"]["white_ms"] == 60_000
+        state = wait_for(client, game_id, lambda s: len(s["moves"]) == 2, timeout=60)
+        assert engine.restarts == 1
+        # Only the search that gave the move was charged, not the one lost.
+        spent = 60_000 - state["clock"]["white_ms"]
+        assert 0 < spent <= state["last_search"]["time_ms"] + 300

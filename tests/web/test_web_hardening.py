@@ -156,6 +156,7 @@ def test_background_jobs_past_their_bound_are_refused() -> None:
         pool = EnginePool(1, queue_limit=8)  # two background jobs may wait
         pool.start()
         try:
+            await asyncio.to_thread(pool.wait_ready, 60)  # jobs wait in the queue till then
             running = asyncio.create_task(pool.run(count_solutions, 11))
             waiting = [asyncio.create_task(pool.run(count_solutions, 6)) for _ in range(2)]
             await asyncio.sleep(0)

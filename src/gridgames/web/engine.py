@@ -162,6 +162,15 @@ def _timed(func: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float, flo
     return value, (time.perf_counter() - started) * 1000, started_wall
 
 
+def _call_back(callback: Callable[[], None] | None) -> None:
+    """A job's callback; its failure is logged, never the pool's."""
+    if callback is not None:
+        try:
+            callback()
+        except Exception:
+            log.exception("job callback failed")
+
+
 class EngineBusyError(RuntimeError):
     """Too many jobs are waiting for an engine; try again in ``retry_after`` seconds."""
 
@@ -229,7 +238,8 @@ class _Job:
     key: str
     future: asyncio.Future[tuple[Any, float, float]]
     queued_wall: float = field(default_factory=time.time)
-    on_start: Callable[[], None] | None = None
+    on_start: Callable[[], None] | None = None  # at each start, a retry's too
+    on_retry: Callable[[], None] | None = None  # back in the queue: its worker died
     slot: int | None = None
     running: bool = False
     attempts: int = 0
@@ -384,19 +394,32 @@ class EnginePool:
 
     def _enqueue(self, func: Callable[..., Any], args: tuple[Any, ...], *, priority: int,
                  key: str, bounded: bool, slot: int | None = None,
-                 on_start: Callable[[], None] | None = None) -> _Job:
+                 on_start: Callable[[], None] | None = None,
+                 on_retry: Callable[[], None] | None = None) -> _Job:
         if self._executor is None:
             raise RuntimeError("the engine pool is not running")
         if bounded:
             self.check_room(priority)
         job = _Job(func, args, priority, key, asyncio.get_running_loop().create_future(),
-                   on_start=on_start, slot=slot)
+                   on_start=on_start, on_retry=on_retry, slot=slot)
         self._queue.push(priority, key, job)
         self._dispatch()
         return job
 
     def _dispatch(self) -> None:
-        """Start waiting jobs while there are free workers."""
+        """Start waiting jobs while there are free workers that have warmed up (a job
+        handed to a worker still loading the engine would wait there, its game's clock
+        running, instead of in the queue, where it stands still)."""
+        warming = [future for future in self._warming if not future.done()]
+        if warming:
+            loop = asyncio.get_running_loop()
+
+            def warmed(_: Future[bool]) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop is closed
+                    loop.call_soon_threadsafe(self._dispatch)
+
+            warming[0].add_done_callback(warmed)
+            return
         while self._executor is not None and self._running < self.workers:
             job = self._queue.pop()
             if job is None:
@@ -421,11 +444,7 @@ class EnginePool:
             job.running = False
             self._settle(job, error=error)
             return
-        if job.on_start is not None and job.attempts == 0:
-            try:
-                job.on_start()
-            except Exception:
-                log.exception("job start callback failed")
+        _call_back(job.on_start)
 
         def finished(done: Future[tuple[Any, float, float]]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closed
@@ -445,6 +464,7 @@ class EnginePool:
                 if job.slot is not None:
                     self._flags[job.slot] = 0
                 self._queue.push(job.priority, job.key, job, first=True)
+                _call_back(job.on_retry)
                 self._dispatch()
                 return
         if error is None:
@@ -488,13 +508,16 @@ class EnginePool:
                      on_info: InfoCallback | None = None, priority: int = MOVE,
                      key: str = "", bounded: bool = True,
                      on_start: Callable[[], None] | None = None,
+                     on_retry: Callable[[], None] | None = None,
                      clock: MoveClock | None = None) -> Searched:
         """The engine's move for ``board`` once a worker is free; cancelling the
         awaiting task takes the job off the queue or stops the search. ``clock``
         spends a game clock within ``limit`` (see :class:`MoveClock`).
 
         ``on_info`` is called on this event loop after each completed depth, and
-        never once this call has returned; ``on_start`` when a worker takes the job.
+        never once this call has returned; ``on_start`` when a worker takes the job,
+        ``on_retry`` when it goes back in the queue because its worker died (then
+        ``on_start`` again when another worker takes it).
         """
         job_number = None
         slot = self._take_slot()
@@ -507,7 +530,8 @@ class EnginePool:
                 job = self._enqueue(
                     _think, (slot, board.width, board.height, board.rule.value,
                              list(board.move_stack), limit, seed, job_number, clock),
-                    priority=priority, key=key, bounded=bounded, slot=slot, on_start=on_start)
+                    priority=priority, key=key, bounded=bounded, slot=slot, on_start=on_start,
+                    on_retry=on_retry)
             except BaseException:
                 self._release(slot)
                 raise
@@ -533,9 +557,10 @@ class EnginePool:
     async def run(self, func: Callable[..., T], *args: Any, key: str = "",
                   priority: int = BACKGROUND, bounded: bool = True,
                   on_start: Callable[[], None] | None = None,
+                  on_retry: Callable[[], None] | None = None,
                   stoppable: bool = False) -> tuple[T, float]:
         """Run ``func(*args)`` in a worker; returns its value and its run time in ms.
-        ``on_start`` is called when a worker takes the job. A ``stoppable`` func takes
+        ``on_start`` and ``on_retry`` are called as for :meth:`search`. A ``stoppable`` func takes
         a ``stop`` signal (as ``think`` does): cancelling the awaiting task then stops
         it where it runs, as it stops a search.
 
@@ -548,7 +573,7 @@ class EnginePool:
             if slot is not None:
                 func, args = _stoppable, (slot, func, args)
             job = self._enqueue(func, args, priority=priority, key=key, bounded=bounded,
-                                on_start=on_start, slot=slot)
+                                on_start=on_start, on_retry=on_retry, slot=slot)
         except BaseException:
             if slot is not None:
                 self._release(slot)

@@ -741,6 +741,7 @@ class GomokuService:
                     game.board.copy(), game.limit, key=game.id, bounded=False,
                     on_info=functools.partial(self._report, game, version),
                     on_start=functools.partial(self._search_started, game, version),
+                    on_retry=functools.partial(self._search_lost, game, version),
                     clock=self._computer_clock(game))
                 if game.version != version:  # changed meanwhile: the result is stale
                     continue
@@ -785,7 +786,8 @@ class GomokuService:
             opening_decision, saved.width, saved.height, game.board.rule.value,
             opening.rule.value, list(opening.history), budget, level.limit_for,
             key=game.id, priority=MOVE, bounded=False, stoppable=True,
-            on_start=functools.partial(self._search_started, game, version))
+            on_start=functools.partial(self._search_started, game, version),
+            on_retry=functools.partial(self._search_lost, game, version))
         if game.version != version:  # changed meanwhile: the decision is stale
             return True
         after = _replayed(game)
@@ -818,13 +820,21 @@ class GomokuService:
 
     def _search_started(self, game: Game, version: int) -> None:
         """A worker took the computer's move: it is thinking now, no longer waiting, and
-        its clock runs from now (the wait is not charged to it)."""
+        its clock runs from now (the wait, and a search lost with its worker, are not
+        charged to it)."""
         if game.version == version and game.waiting:
             game.waiting = False
             clock = game.clock
             if clock is not None and clock.running is not None and game.computer_to_move:
                 clock.since = time.time()
                 self._arm_flag(game)
+            self._publish(game)
+
+    def _search_lost(self, game: Game, version: int) -> None:
+        """The computer's search died with its worker and waits for another: its clock
+        stands still again, as before the search began."""
+        if game.version == version and not game.waiting:
+            game.waiting = True
             self._publish(game)
 
     def _computer_after(self, game: Game, move: Point) -> bool:

@@ -50,12 +50,14 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     first_player TEXT NOT NULL DEFAULT '',
     clock TEXT NOT NULL DEFAULT '',
     loser TEXT NOT NULL DEFAULT '',
-    termination TEXT NOT NULL DEFAULT ''
+    termination TEXT NOT NULL DEFAULT '',
+    guest_token_hash TEXT NOT NULL DEFAULT '',
+    guest_seat TEXT NOT NULL DEFAULT ''
 )
 """
 
 # Columns that databases written by older versions lack (player tokens, opening
-# rules, then clocks), added when such a database is opened.
+# rules, then clocks, then friends invited), added when such a database is opened.
 _ADDED_COLUMNS = {
     "token_hash": "TEXT NOT NULL DEFAULT ''",
     "opening": "TEXT NOT NULL DEFAULT 'free'",
@@ -64,6 +66,8 @@ _ADDED_COLUMNS = {
     "clock": "TEXT NOT NULL DEFAULT ''",
     "loser": "TEXT NOT NULL DEFAULT ''",
     "termination": "TEXT NOT NULL DEFAULT ''",
+    "guest_token_hash": "TEXT NOT NULL DEFAULT ''",
+    "guest_seat": "TEXT NOT NULL DEFAULT ''",
 }
 
 
@@ -123,6 +127,11 @@ class StoredGame:
     clock: dict[str, Any] | None = None
     loser: str = ""
     termination: str = ""
+    # A friend invited to play one seat on their own device: the SHA-256 of their
+    # token and their seat ("first"/"second"; without an opening rule black is
+    # first); empty while none is.
+    guest_token_hash: str = ""
+    guest_seat: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -237,6 +246,15 @@ class GameStore:
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
 
+    def set_guest(self, game_id: str, token_hash: str, seat: str) -> None:
+        """Save the token hash and the seat of a friend invited to play, and commit."""
+        with self._lock, self._db:
+            cursor = self._db.execute(
+                "UPDATE gomoku_games SET guest_token_hash = ?, guest_seat = ?, updated = ? "
+                "WHERE id = ?", (token_hash, seat, time.time(), game_id))
+        if cursor.rowcount == 0:
+            raise GameNotFoundError(game_id)
+
     def mark_alive(self, now: float) -> None:
         """Record that the server is running at ``now`` (seconds since the epoch)."""
         with self._lock, self._db:
@@ -329,4 +347,6 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         clock=json.loads(row["clock"]) if row["clock"] else None,
         loser=row["loser"],
         termination=row["termination"],
+        guest_token_hash=row["guest_token_hash"],
+        guest_seat=row["guest_seat"],
     )

@@ -670,6 +670,50 @@ def test_resigning_from_the_button(page: Any) -> None:
     assert page.locator("#resign").is_disabled()
 
 
+def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
+                                                            server: Server) -> None:
+    host_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    host_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    friend_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    try:
+        host = host_context.new_page()
+        start_game(host, "hh", 9)
+        host.click("#invite")
+        assert host.locator("#invite-seat option[value=second]").inner_text() == "plays white"
+        host.select_option("#invite-seat", "second")
+        host.click("#invite-send")
+        host.wait_for_selector("#hint-text:has-text('Link for your friend')")
+        link = host.evaluate("() => navigator.clipboard.readText()")
+        assert "/join/" in link and link in host.locator("#hint-text").inner_text()
+        assert host.locator("#undo").is_disabled()
+        assert host.locator("#invite").inner_text() == "New invitation link"
+
+        friend = friend_context.new_page()
+        friend.goto(link)
+        friend.wait_for_selector("#status-text:has-text('your friend')")
+        assert "/join/" not in friend.evaluate("location.hash")  # the token leaves the bar
+        assert friend.locator("#watching").is_hidden() and friend.locator("#invite").is_hidden()
+        # Black is the host's move: the friend's click is refused here.
+        friend.mouse.click(*intersection(friend, 2, 2))
+        friend.wait_for_selector("#toast:not([hidden])")
+        assert "your friend's turn" in friend.locator("#toast").inner_text()
+        host.mouse.click(*intersection(host, 4, 4))
+        wait_for_stones(friend, 1)
+        assert friend.locator("#status-text").inner_text() == "White to move · your turn"
+        assert host.locator("#status-text").inner_text() == "White to move · your friend's turn"
+        friend.mouse.click(*intersection(friend, 5, 5))
+        wait_for_stones(host, 2)
+        assert stones(host) == {(4, 4), (5, 5)}
+        # The friend resigns their own side.
+        friend.once("dialog", lambda dialog: dialog.accept())
+        friend.click("#resign")
+        host.wait_for_selector("#result-dialog[open]")
+        assert host.locator("#result-text").inner_text() == "White resigned after 2 moves."
+    finally:
+        host_context.close()
+        friend_context.close()
+
+
 def test_a_flag_falls_while_the_page_watches(page: Any, server: Server) -> None:
     game = server.http.post("/api/gomoku/games", json={
         "width": 9, "height": 9, "black": "human", "white": "human", "clock": "0.05"}).json()

@@ -19,7 +19,7 @@ from gridgames.gomoku.ai import LEVELS, SearchResult
 from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.web import schemas as s
-from gridgames.web.auth import Player, new_token
+from gridgames.web.auth import Player, Seated, new_token
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GomokuService, UnknownGameError
 
@@ -120,6 +120,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
             white_ms=max(0, clock.left_ms(Color.WHITE, now)),
             running=None if clock.running is None else clock.running.label,  # type: ignore[arg-type]
             paused=paused),
+        friend=None if game.friend is None else game.friend.label,
     )
 
 
@@ -220,36 +221,54 @@ async def delete_game(game: Player, service: Service) -> Response:
 
 @router.post("/gomoku/games/{game_id}/moves", response_model=s.GameState,
              responses={**_PLAYER_ERRORS, **_BUSY}, tags=["gomoku"])
-async def play_move(game: Player, move: s.Move, service: Service) -> s.GameState:
-    """Play a human move (players only). When the computer replies, its move follows on the
-    live stream. Refused with 429 (the game unchanged) while too many moves wait for an engine."""
-    return game_state(service.play(game.id, move.x, move.y))
+async def play_move(player: Seated, move: s.Move, service: Service) -> s.GameState:
+    """Play a human move (players only; a friend's token, or the creator's once a friend
+    is invited, plays its own seat's moves). When the computer replies, its move follows
+    on the live stream. Refused with 429 (the game unchanged) while too many moves wait
+    for an engine."""
+    return game_state(service.play(player.game.id, move.x, move.y, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/opening", response_model=s.GameState,
              responses={**_PLAYER_ERRORS, **_BUSY}, tags=["gomoku"])
-async def opening_action(game: Player, body: s.OpeningAction,
+async def opening_action(player: Seated, body: s.OpeningAction,
                          service: Service) -> s.GameState:
     """Take a human's action in the opening (players only): ``place h8``, ``choose black``,
     ``choose white``, ``declare 3``, ``offer h6 j7 g10`` or ``pick j7``. The state's
     ``opening`` says which are allowed now; the computer's actions follow on the live
     stream. Refused with 422 (the game unchanged) when the opening does not allow it."""
-    return game_state(service.act(game.id, body.action))
+    return game_state(service.act(player.game.id, body.action, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState,
              responses=_PLAYER_ERRORS, tags=["gomoku"])
-async def undo_move(game: Player, service: Service) -> s.GameState:
-    """Take back the last human move (and the computer's reply, or its search); players only."""
-    return game_state(service.undo(game.id))
+async def undo_move(player: Seated, service: Service) -> s.GameState:
+    """Take back the last human move (and the computer's reply, or its search); players only.
+    Not in a game on a clock, nor in one played on two devices (409)."""
+    return game_state(service.undo(player.game.id))
 
 
 @router.post("/gomoku/games/{game_id}/resign", response_model=s.GameState,
              responses=_PLAYER_ERRORS, tags=["gomoku"])
-async def resign(game: Player, service: Service) -> s.GameState:
+async def resign(player: Seated, service: Service) -> s.GameState:
     """Resign (players only): against the computer the human's colour loses, between two
-    people the side to move. Not during an opening, nor once the game is over (409)."""
-    return game_state(service.resign(game.id))
+    people on one device the side to move, on two devices the caller's own colour. Not
+    during an opening, nor once the game is over (409)."""
+    return game_state(service.resign(player.game.id, player.seat))
+
+
+@router.post("/gomoku/games/{game_id}/invite", response_model=s.Invitation,
+             responses=_PLAYER_ERRORS, tags=["gomoku"])
+async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Invitation:
+    """Invite a friend to play one seat of a game between two people on their own device
+    (the game's creator only). The answer holds the friend's token, which plays that seat
+    alone; the creator's token plays the other one from then on, and moves can no longer
+    be taken back. Inviting again gives a new token and voids the last one. 409 for a
+    game with the computer in it, or one that is over."""
+    token, digest = new_token()
+    seat = OpeningPlayer[body.seat.upper()]
+    return s.Invitation(token=token, seat=body.seat,
+                        game=game_state(service.invite(game.id, seat, digest)))
 
 
 @router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,

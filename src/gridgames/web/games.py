@@ -126,6 +126,16 @@ class TimedGameError(GameError):
     code = "timed_game"
 
 
+class TwoDevicesError(GameError):
+    """A step that needs both players' say in a game played on two devices."""
+
+    code = "two_devices"
+
+
+class NotBetweenPeopleError(GameError):
+    code = "not_between_people"
+
+
 @dataclass
 class Game:
     """A game in play: its saved settings, the core board and the computer's search."""
@@ -170,6 +180,22 @@ class Game:
     def who(self, player: OpeningPlayer) -> str:
         """Who ("human"/"computer") is the opening's first or second player."""
         return self.first_player if player is OpeningPlayer.FIRST else self.second_player
+
+    def seat_of(self, color: Color) -> OpeningPlayer:
+        """The player, first or second, who plays ``color`` (without an opening rule the
+        first plays black)."""
+        if self.opening is None:
+            return OpeningPlayer.FIRST if color is Color.BLACK else OpeningPlayer.SECOND
+        return self.opening.player(color)
+
+    def color_of(self, seat: OpeningPlayer) -> Color:
+        return Color.BLACK if self.seat_of(Color.BLACK) is seat else Color.WHITE
+
+    @property
+    def friend(self) -> OpeningPlayer | None:
+        """The seat of a friend invited to play on their own device, if one was."""
+        seat = self.saved.guest_seat
+        return OpeningPlayer[seat.upper()] if seat else None
 
     @property
     def in_opening(self) -> bool:
@@ -399,8 +425,9 @@ class GomokuService:
         self.store.delete(game_id)
         self._publish(game)
 
-    def play(self, game_id: str, x: int, y: int) -> Game:
-        """A human's move; raises a :class:`GameError` saying why it cannot be played."""
+    def play(self, game_id: str, x: int, y: int, seat: OpeningPlayer | None = None) -> Game:
+        """A human's move, by the player in ``seat`` (None: whoever is to move); raises a
+        :class:`GameError` saying why it cannot be played."""
         game = self.get(game_id)
         board = game.board
         point = (x, y)
@@ -414,6 +441,9 @@ class GomokuService:
             raise GameOverError(_over_reason(game))
         if game.player(board.to_move) != HUMAN:
             raise NotYourTurnError(f"it is the computer's turn to play {board.to_move.label}")
+        if seat is not None and game.seat_of(board.to_move) is not seat:
+            raise NotYourTurnError(f"it is {board.to_move.label}'s turn, and you play "
+                                   f"{game.color_of(seat).label}: wait for your friend's move")
         if board[point] is not None:
             raise OccupiedError(reason)
         if reason is not None:
@@ -439,6 +469,9 @@ class GomokuService:
             raise NothingToUndoError("the opening's actions cannot be taken back")
         if game.clock is not None:
             raise TimedGameError("moves cannot be taken back in a game with a clock")
+        if game.friend is not None:
+            raise TwoDevicesError("moves cannot be taken back in a game played on two "
+                                  "devices: your friend's moves are theirs")
         movers = [Color.BLACK if i % 2 == 0 else Color.WHITE
                   for i in range(len(game.board.move_stack))]
         human_moves = [i for i, color in enumerate(movers)
@@ -455,9 +488,9 @@ class GomokuService:
         self._changed(game)
         return game
 
-    def resign(self, game_id: str) -> Game:
-        """The human player resigns: against the computer the human's colour loses, in a
-        game of two people the side to move."""
+    def resign(self, game_id: str, seat: OpeningPlayer | None = None) -> Game:
+        """The player in ``seat`` resigns; with no seat given, against the computer the
+        human's colour loses, in a game of two people on one device the side to move."""
         game = self.get(game_id)
         if game.in_opening:
             raise OpeningUnderWayError("the opening is under way: a game can be resigned "
@@ -467,7 +500,10 @@ class GomokuService:
         humans = [c for c in (Color.BLACK, Color.WHITE) if game.player(c) == HUMAN]
         if not humans:
             raise NotYourTurnError("the computer plays both sides: there is no one to resign")
-        loser = humans[0] if len(humans) == 1 else game.board.to_move
+        if seat is not None:
+            loser = game.color_of(seat)
+        else:
+            loser = humans[0] if len(humans) == 1 else game.board.to_move
         self._cancel(game)
         self._end_off_the_board(game, loser, RESIGNATION)
         return game
@@ -498,11 +534,17 @@ class GomokuService:
         points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
         return actions, points
 
-    def act(self, game_id: str, text: str) -> Game:
-        """A human's action in the opening (``place h8``, ``choose white``...); raises a
-        :class:`GameError` saying why it cannot be taken."""
+    def act(self, game_id: str, text: str, seat: OpeningPlayer | None = None) -> Game:
+        """A human's action in the opening (``place h8``, ``choose white``...), by the
+        player in ``seat`` (None: whoever is to act); raises a :class:`GameError` saying
+        why it cannot be taken."""
         game = self.get(game_id)
-        _opening_for_human(game, instead="play moves instead")
+        opening = _opening_for_human(game, instead="play moves instead")
+        assert opening.to_act is not None
+        if seat is not None and opening.to_act is not seat:
+            raise NotYourTurnError(f"the {opening.to_act.label} player is to act in the "
+                                   f"opening, and you are the {seat.label} player: wait for "
+                                   "your friend")
         after = _replayed(game)
         try:
             after.apply(text)
@@ -513,6 +555,23 @@ class GomokuService:
             self.engine.check_room(MOVE)
         self._set_opening(game, after)
         self._schedule(game)
+        return game
+
+    def invite(self, game_id: str, seat: OpeningPlayer, token_hash: str) -> Game:
+        """Let a friend play ``seat`` on their own device with the token whose hash is
+        ``token_hash``; the creator's token plays the other seat from then on. A new
+        invitation replaces the last one (its link stops working)."""
+        game = self.get(game_id)
+        if COMPUTER in (game.saved.black, game.saved.white):
+            raise NotBetweenPeopleError("only a game between two people can be played "
+                                        "on two devices: this one has the computer in it")
+        if game.over:
+            raise GameOverError(_over_reason(game))
+        game.saved.guest_token_hash = token_hash
+        game.saved.guest_seat = seat.label
+        self.store.set_guest(game.id, token_hash, seat.label)
+        game.version += 1
+        self._publish(game)
         return game
 
     def record(self, game_id: str, fmt: str) -> str:

@@ -195,6 +195,24 @@ class GameState(BaseModel):
     opening: OpeningOut | None = Field(None, description="the opening (null without an "
                                        "opening rule)")
     clock: ClockOut | None = Field(None, description="the game clock (null without one)")
+    friend: OpeningSeat | None = Field(
+        None, description="the seat of a friend invited to play on their own device (the "
+        "first or second player; without an opening rule the first plays black), null if "
+        "none: the creator's token then plays the other seat alone")
+
+
+class InviteRequest(Strict):
+    seat: OpeningSeat = Field(description="the friend's seat: the first or the second player "
+                              "(without an opening rule the first plays black)")
+
+
+class Invitation(BaseModel):
+    """A friend's token for one seat of a game between two people."""
+
+    token: str = Field(description="the friend's player token, for their seat alone; send it "
+                                   "to them, with the game's id")
+    seat: OpeningSeat
+    game: GameState
 
 
 class NewGameState(GameState):

@@ -9,6 +9,7 @@ const SETTINGS_KEY = "gridgames.gomoku.settings";
 const RECENT_KEY = "gridgames.gomoku.recent";
 const NUMBERS_KEY = "gridgames.gomoku.numbers";
 const TOKENS_KEY = "gridgames.gomoku.tokens";
+const FRIEND_KEY = "gridgames.gomoku.friend";  // games this browser plays as the invited friend
 const RULE_NAMES = {
   freestyle: "Freestyle", standard: "Standard", renju: "Renju", caro: "Caro", "caro-exact": "Caro (exact five)",
 };
@@ -47,6 +48,7 @@ function forget(id) {
   localStorage.setItem(RECENT_KEY, JSON.stringify(recentGames().filter((g) => g.id !== id)));
   const { [id]: _gone, ...kept } = tokens();
   localStorage.setItem(TOKENS_KEY, JSON.stringify(kept));
+  localStorage.setItem(FRIEND_KEY, JSON.stringify(friendGames().filter((g) => g !== id)));
 }
 
 // -- player tokens: a game's link without its token only watches --------------------
@@ -66,6 +68,23 @@ function tokenOf(id) {
 function keepToken(state) {
   if (state.token) localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...tokens(), [state.id]: state.token }));
 }
+
+function friendGames() {
+  try {
+    return JSON.parse(localStorage.getItem(FRIEND_KEY)) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+// An invitation link (#/gomoku/ID/join/TOKEN): this browser plays the friend's seat.
+export function joinGame(id, token) {
+  localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...tokens(), [id]: token }));
+  localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames().filter((g) => g !== id), id]));
+  location.replace(`#/gomoku/${encodeURIComponent(id)}`);
+}
+
+const OTHER_SEAT = { first: "second", second: "first" };
 
 function playerName(state, colour) {
   return state.players[colour] === "human" ? "Human" : `Computer (level ${state.level})`;
@@ -243,6 +262,8 @@ class GameView {
     $("#hint").addEventListener("click", () => this.askHint());
     $("#new-game").addEventListener("click", () => { location.hash = "#/gomoku"; });
     $("#share-watch").addEventListener("click", () => this.share());
+    $("#invite").addEventListener("click", () => { $("#invite-panel").hidden = !$("#invite-panel").hidden; });
+    $("#invite-send").addEventListener("click", () => this.invite());
     $("#game-load").addEventListener("change", () => importRecord($("#game-load"), this.settings()));
     const download = $("#download");
     download.addEventListener("click", () => {
@@ -275,7 +296,9 @@ class GameView {
     this.offerPoints = [];  // the 5th moves black is choosing to offer (or, Taraguchi, place)
     this.openingStep = null;
     this.token = tokenOf(id);
+    this.asFriend = friendGames().includes(id);
     this.shareLink = null;
+    this.inviteLink = null;
     this.board.clear();
     this.review.open(id);
     $("#game-title").textContent = "";
@@ -388,7 +411,8 @@ class GameView {
     let text;
     if (opening) {
       stone.className = `stone-icon ${s.to_move}`;
-      const who = opening.actor === "computer" ? "computer" : this.humans() === 1 ? "your turn" : `${opening.to_act} player`;
+      const who = opening.actor === "computer" ? "computer" : this.humans() === 1 ? "your turn"
+        : this.mySeat() ? (this.mine() ? "your turn" : "your friend's turn") : `${opening.to_act} player`;
       text = `Opening (${opening.name}) · ${who}`;
     } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
@@ -399,7 +423,8 @@ class GameView {
       }
     } else {
       stone.className = `stone-icon ${s.to_move}`;
-      const who = s.players[s.to_move] === "human" ? (this.humans() === 1 ? "your turn" : "human") : "computer";
+      const who = s.players[s.to_move] !== "human" ? "computer" : this.humans() === 1 ? "your turn"
+        : this.mySeat() ? (this.mine() ? "your turn" : "your friend's turn") : "human";
       text = `${capital(s.to_move)} to move · ${who}`;
     }
     $("#status-text").textContent = text;
@@ -413,12 +438,12 @@ class GameView {
     this.renderOpening();
     const humanToMove = !s.outcome && !opening && s.players[s.to_move] === "human";
     const playing = this.token !== null;
-    $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || this.hintPending;
+    $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || !this.mine() || this.hintPending;
     $("#resign").disabled = !playing || Boolean(s.outcome) || Boolean(opening) || this.humans() === 0;
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only
     // the computer's first move), nothing to undo.
     const stones = s.opening?.stones ?? 0;
-    $("#undo").disabled = !playing || Boolean(s.clock)
+    $("#undo").disabled = !playing || Boolean(s.clock) || Boolean(s.friend)
       || !s.moves.some((_, i) => i >= stones && s.players[i % 2 === 0 ? "black" : "white"] === "human");
     $("#download-psq").href = `/api/gomoku/games/${s.id}/record?format=psq`;
     $("#download-json").href = `/api/gomoku/games/${s.id}/record?format=json`;
@@ -426,7 +451,17 @@ class GameView {
       ? `Hint: ${this.hint.actions.join(", then ")}`
       : this.hint
       ? `Hint: ${pointName(this.hint.move, s.height)} (engine score ${this.hint.score_text})`
+      : this.inviteLink ? `Link for your friend, who plays ${this.inviteLink.seat} (${this.seatColour(this.inviteLink.seat)}`
+        + `${s.opening && !s.opening.done ? " so far" : ""}): ${this.inviteLink.url}`
       : this.shareLink ? `Link to watch this game: ${this.shareLink}` : "";
+    // A game between two people: its creator may invite a friend to play on their own device.
+    const inviting = playing && !this.asFriend && this.humans() === 2 && !s.outcome;
+    $("#invite").hidden = !inviting;
+    $("#invite").textContent = s.friend ? "New invitation link" : "Play a friend online";
+    for (const option of $("#invite-seat").options) {
+      option.textContent = s.opening ? `is the ${option.value} player` : `plays ${this.seatColour(option.value)}`;
+    }
+    if (!inviting) $("#invite-panel").hidden = true;
   }
 
   // Each side's time left, counted down here between the server's states.
@@ -452,7 +487,37 @@ class GameView {
   // Whether this page's player is to act in the opening now.
   humanActs() {
     const o = this.state.opening;
-    return Boolean(o && !o.done && o.actor === "human" && !this.state.thinking && this.token !== null);
+    return Boolean(o && !o.done && o.actor === "human" && !this.state.thinking && this.token !== null
+      && this.mine());
+  }
+
+  // The seat this page plays on two devices ("first" or "second"), null for both.
+  mySeat() {
+    const friend = this.state.friend;
+    if (!friend) return null;
+    return this.asFriend ? friend : OTHER_SEAT[friend];
+  }
+
+  // The seat to act now: the opening's, or the one that plays the colour to move.
+  seatToAct() {
+    const s = this.state;
+    const o = s.opening;
+    if (o && !o.done) return o.to_act;
+    if (o) return o.colors.first === s.to_move ? "first" : "second";
+    return s.to_move === "black" ? "first" : "second";
+  }
+
+  // Whether it is this page's turn (always, on one device).
+  mine() {
+    const seat = this.mySeat();
+    return seat === null || seat === this.seatToAct();
+  }
+
+  // The colour a seat plays now (under an opening, as chosen so far).
+  seatColour(seat) {
+    const o = this.state.opening;
+    if (o) return o.colors[seat];
+    return seat === "first" ? "black" : "white";
   }
 
   // The opening's prompt, its buttons and the opening's line in the facts.
@@ -463,8 +528,8 @@ class GameView {
     const under = Boolean(o && !o.done);
     $("#opening-panel").hidden = !under;
     if (!o) return;
-    const you = this.humans() === 1 && this.token !== null;
-    const seat = you ? (o.players.first === "human" ? "first" : "second") : "first";
+    const you = (this.humans() === 1 && this.token !== null) || this.mySeat() !== null;
+    const seat = this.mySeat() ?? (you ? (o.players.first === "human" ? "first" : "second") : "first");
     const sofar = o.done ? "" : " so far";
     const title = o.renju_opening ? `${o.name} · ${o.renju_opening}` : o.name;
     $("#opening-fact").textContent = you
@@ -534,6 +599,10 @@ class GameView {
       toast("You are watching this game: only its players can move.");
       return;
     }
+    if (this.state && !this.state.outcome && !this.mine()) {
+      toast("It is your friend's turn: their move comes here as soon as it is played.");
+      return;
+    }
     const opening = this.state?.opening;
     if (opening && !opening.done) {
       this.openingClick([x, y], opening);
@@ -594,7 +663,8 @@ class GameView {
 
   async resign() {
     const s = this.state;
-    if (!confirm(this.humans() === 1 ? "Resign this game?" : `Resign this game for ${s.to_move}?`)) return;
+    const own = this.humans() === 1 || this.mySeat() !== null;
+    if (!confirm(own ? "Resign this game?" : `Resign this game for ${s.to_move}?`)) return;
     try {
       this.apply(await post(`/gomoku/games/${this.id}/resign`, undefined, this.token));
     } catch (error) {
@@ -619,6 +689,26 @@ class GameView {
     } catch {
       this.shareLink = link;  // no clipboard (a plain-http address on the network): show it
       this.render();
+    }
+  }
+
+  // A token for a friend's seat, as a link to send them; ours plays the other seat.
+  async invite() {
+    const seat = $("#invite-seat").value;
+    try {
+      const invitation = await post(`/gomoku/games/${this.id}/invite`, { seat }, this.token);
+      const url = `${location.origin}${location.pathname}#/gomoku/${this.id}/join/${invitation.token}`;
+      this.inviteLink = { seat, url };
+      $("#invite-panel").hidden = true;
+      this.apply(invitation.game);
+      try {
+        await navigator.clipboard.writeText(url);
+        toast("Link copied: send it to your friend. Whoever opens it plays their seat.");
+      } catch {
+        // no clipboard: the link is shown under the buttons
+      }
+    } catch (error) {
+      showError(error);
     }
   }
 

@@ -1,6 +1,6 @@
 // Hash routes: #/ (home), #/gomoku (setup), #/gomoku/<id> (a game), #/puzzles[/<id>], #/queens.
 
-import { showSetup, showGame, leaveGame, recentGames } from "./gomoku.js";
+import { showSetup, showGame, leaveGame, recentGames, joinGame } from "./gomoku.js";
 import { showQueens } from "./queens.js";
 import { showPuzzles } from "./puzzles.js";
 import { $ } from "./ui.js";
@@ -42,7 +42,9 @@ function showHome() {
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] !== "gomoku" || !parts[1]) leaveGame();
-  if (parts[0] === "gomoku" && parts[1]) {
+  if (parts[0] === "gomoku" && parts[2] === "join" && parts[3]) {
+    joinGame(decodeURIComponent(parts[1]), decodeURIComponent(parts[3]));  // then back here
+  } else if (parts[0] === "gomoku" && parts[1]) {
     show("game");
     showGame(decodeURIComponent(parts[1]));
     document.title = "Gomoku · gridgames";

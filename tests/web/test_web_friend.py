@@ -1,0 +1,123 @@
+"""A game between two people on two devices through the JSON API, with real engine
+workers and SQLite: the creator invites a friend to one seat, each token plays its
+own seat alone, and what only the creator, or neither, may do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from web_helpers import GAMES, Server, assert_error, new_game, play, player
+
+from gridgames.store import GameStore
+
+
+def invite(client: Any, game_id: str, seat: str) -> dict[str, str]:
+    """Invite a friend to ``seat``; the headers that make a request come from them."""
+    response = client.post(f"{GAMES}/{game_id}/invite", json={"seat": seat},
+                           headers=player(game_id))
+    assert response.status_code == 200, response.text
+    invitation = response.json()
+    assert invitation["seat"] == seat and invitation["game"]["friend"] == seat
+    return {"Authorization": f"Bearer {invitation['token']}"}
+
+
+def move(client: Any, game_id: str, headers: dict[str, str], x: int, y: int) -> Any:
+    return client.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y}, headers=headers)
+
+
+def test_each_token_plays_its_own_colour(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    assert client.get(f"{GAMES}/{game_id}").json()["friend"] is None
+    friend = invite(client, game_id, "second")  # the friend plays white
+    assert_error(move(client, game_id, friend, 4, 4), 409, "not_your_turn",
+                 "it is black's turn, and you play white")
+    play(client, game_id, 4, 4)  # the creator plays black
+    assert_error(move(client, game_id, player(game_id), 5, 5), 409, "not_your_turn",
+                 "you play black")
+    state = move(client, game_id, friend, 5, 5).json()
+    assert state["moves"] == [[4, 4], [5, 5]] and state["friend"] == "second"
+    assert_error(move(client, game_id, {}, 6, 6), 403, "not_a_player")
+    # Nobody takes back the other's move; only the creator invites and deletes.
+    for headers in (player(game_id), friend):
+        assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=headers), 409,
+                     "two_devices")
+    assert_error(client.post(f"{GAMES}/{game_id}/invite", json={"seat": "first"},
+                             headers=friend), 403, "not_a_player", "created the game")
+    assert client.delete(f"{GAMES}/{game_id}", headers=friend).status_code == 403
+    # Resigning is the caller's own, whoever is to move.
+    state = client.post(f"{GAMES}/{game_id}/resign", headers=friend).json()
+    assert (state["outcome"]["winner"], state["outcome"]["termination"]) == (
+        "black", "resignation")
+
+
+def test_the_creator_resigns_its_own_colour(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    invite(client, game_id, "first")  # the friend plays black, the creator white
+    state = client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id)).json()
+    assert state["outcome"]["winner"] == "black"
+
+
+def test_a_new_invitation_voids_the_last(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    first = invite(client, game_id, "second")
+    second = invite(client, game_id, "first")  # now the friend plays black
+    assert_error(move(client, game_id, first, 4, 4), 403, "not_a_player")
+    assert move(client, game_id, second, 4, 4).status_code == 200
+    assert move(client, game_id, player(game_id), 5, 5).status_code == 200  # white now
+    assert_error(move(client, game_id, player(game_id), 6, 6), 409, "not_your_turn")
+
+
+def test_who_cannot_be_invited(client: TestClient) -> None:
+    against = new_game(client, white="computer", level=1)["id"]
+    assert_error(client.post(f"{GAMES}/{against}/invite", json={"seat": "second"},
+                             headers=player(against)), 409, "not_between_people")
+    game_id = new_game(client)["id"]
+    assert_error(client.post(f"{GAMES}/{game_id}/invite", json={"seat": "second"}), 403,
+                 "not_a_player")
+    assert_error(client.post(f"{GAMES}/{game_id}/invite", json={"seat": "black"},
+                             headers=player(game_id)), 422, "invalid_request")
+    client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))
+    assert_error(client.post(f"{GAMES}/{game_id}/invite", json={"seat": "second"},
+                             headers=player(game_id)), 409, "game_over")
+
+
+def test_seats_follow_the_opening_colours(client: TestClient) -> None:
+    game_id = new_game(client, width=15, height=15, opening="swap")["id"]
+    friend = invite(client, game_id, "second")
+
+    def act(headers: dict[str, str], action: str) -> Any:
+        return client.post(f"{GAMES}/{game_id}/opening", json={"action": action},
+                           headers=headers)
+
+    assert_error(act(friend, "place h8"), 409, "not_your_turn",
+                 "the first player is to act in the opening, and you are the second")
+    for action in ("place h8", "place h9", "place j8"):
+        assert act(player(game_id), action).status_code == 200
+    assert_error(act(player(game_id), "choose black"), 409, "not_your_turn")
+    state = act(friend, "choose black").json()  # the friend, second player, takes black
+    assert state["opening"]["colors"] == {"first": "white", "second": "black"}
+    assert state["to_move"] == "white"  # after three stones
+    assert_error(move(client, game_id, friend, 0, 0), 409, "not_your_turn", "you play black")
+    play(client, game_id, 0, 0)  # the creator is white now
+    assert move(client, game_id, friend, 14, 14).status_code == 200
+
+
+def test_an_invitation_survives_a_killed_server(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        game_id = new_game(server.http)["id"]
+        friend = invite(server.http, game_id, "second")
+        play(server.http, game_id, 4, 4)
+    finally:
+        server.kill()
+    saved = GameStore(db).get(game_id)
+    assert saved.guest_seat == "second" and len(saved.guest_token_hash) == 64
+    server = Server(db)
+    try:
+        state = move(server.http, game_id, friend, 5, 5).json()
+        assert state["moves"] == [[4, 4], [5, 5]] and state["friend"] == "second"
+    finally:
+        server.stop()

@@ -693,6 +693,8 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         friend.wait_for_selector("#status-text:has-text('your friend')")
         assert "/join/" not in friend.evaluate("location.hash")  # the token leaves the bar
         assert friend.locator("#watching").is_hidden() and friend.locator("#invite").is_hidden()
+        assert friend.locator("#white-player").inner_text() == "You"
+        assert host.locator("#white-player").inner_text() == "Your friend"
         # Black is the host's move: the friend's click is refused here.
         friend.mouse.click(*intersection(friend, 2, 2))
         friend.wait_for_selector("#toast:not([hidden])")

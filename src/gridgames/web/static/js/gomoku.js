@@ -396,8 +396,12 @@ class GameView {
     });
     this.review.render();
     $("#game-title").textContent = describe(s);
-    $("#black-player").textContent = playerName(s, "black");
-    $("#white-player").textContent = playerName(s, "white");
+    // On two devices: which side is this page's, and which the friend's.
+    const mine = this.mySeat() && this.seatColour(this.mySeat());
+    for (const colour of ["black", "white"]) {
+      $(`#${colour}-player`).textContent = !mine ? playerName(s, colour)
+        : colour === mine ? "You" : "Your friend";
+    }
     $("#move-number").textContent = s.moves.length;
     const search = s.last_search;
     const depth = search?.depth ? `depth ${search.depth}` : "no look-ahead";

@@ -59,18 +59,18 @@ def is_player(game: Game, token: str | None) -> bool:
     Games saved before tokens existed have none and stay open to everyone.
     """
     expected = game.saved.token_hash
-    if not expected:
-        return True
-    if token is None:
-        return False
-    return hmac.compare_digest(hash_token(token), expected)
+    return not expected or _matches(token, expected)
 
 
 def is_friend(game: Game, token: str | None) -> bool:
     """Whether ``token`` is the token of a friend invited to play the game."""
     expected = game.saved.guest_token_hash
-    return bool(expected) and token is not None and hmac.compare_digest(hash_token(token),
-                                                                        expected)
+    return bool(expected) and _matches(token, expected)
+
+
+def _matches(token: str | None, expected: str) -> bool:
+    """Whether ``token`` hashes to ``expected`` (compared in constant time)."""
+    return token is not None and hmac.compare_digest(hash_token(token), expected)
 
 
 def _not_a_player() -> NotAPlayerError:

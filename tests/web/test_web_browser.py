@@ -716,6 +716,24 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         friend_context.close()
 
 
+def test_a_rematch_against_the_computer_changes_sides(page: Any) -> None:
+    start_game(page, "hc", 9)  # the human plays black
+    first = page.evaluate("location.hash")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result-dialog[open]")
+    page.click("#dialog-rematch")
+    page.wait_for_function("first => location.hash !== first", arg=first)
+    page.wait_for_selector("#black-player:has-text('Computer')")
+    assert page.locator("#white-player").inner_text() == "Human"
+    wait_for_stones(page, 1)  # the computer, black now, moves first
+    game_id = page.evaluate("location.hash").split("/")[-1]
+    state = page.evaluate("id => fetch(`/api/gomoku/games/${id}`).then((r) => r.json())",
+                          game_id)
+    assert (state["width"], state["height"], state["level"]) == (9, 9, 1)
+    assert state["players"] == {"black": "computer", "white": "human"}
+
+
 def test_a_flag_falls_while_the_page_watches(page: Any, server: Server) -> None:
     game = server.http.post("/api/gomoku/games", json={
         "width": 9, "height": 9, "black": "human", "white": "human", "clock": "0.05"}).json()

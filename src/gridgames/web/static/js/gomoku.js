@@ -276,6 +276,7 @@ class GameView {
     });
     $("#result-dialog").addEventListener("close", () => {
       if ($("#result-dialog").returnValue === "new") location.hash = "#/gomoku";
+      if ($("#result-dialog").returnValue === "rematch") this.rematch();
       if ($("#result-dialog").returnValue === "analyse") this.review.startReview();
     });
   }
@@ -588,6 +589,8 @@ class GameView {
         resignation: `${loser} resigned after ${moves}.`,
       }[s.outcome.termination] ?? `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
+    // A rematch is played on this device: not offered for a game on two.
+    $("#dialog-rematch").hidden = Boolean(s.friend) || this.token === null;
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;
     const dialog = $("#result-dialog");
@@ -693,6 +696,26 @@ class GameView {
     } catch {
       this.shareLink = link;  // no clipboard (a plain-http address on the network): show it
       this.render();
+    }
+  }
+
+  // The same game again on an empty board; against the computer the sides change over
+  // (under an opening rule, who is the first player).
+  async rematch() {
+    const s = this.state;
+    const opening = s.opening?.rule ?? "free";
+    const players = opening === "free" ? s.players : s.opening.players;
+    let [first, second] = opening === "free" ? [players.black, players.white] : [players.first, players.second];
+    if (first !== second) [first, second] = [second, first];
+    try {
+      const state = await post("/gomoku/games", {
+        width: s.width, height: s.height, rule: s.rule, opening, black: first, white: second,
+        level: s.level, time_ms: s.time_ms, clock: s.clock?.text ?? null,
+      });
+      keepToken(state);
+      location.hash = `#/gomoku/${state.id}`;
+    } catch (error) {
+      showError(error);
     }
   }
 

@@ -734,6 +734,33 @@ def test_a_rematch_against_the_computer_changes_sides(page: Any) -> None:
     assert state["players"] == {"black": "computer", "white": "human"}
 
 
+def test_the_pages_follow_a_dark_system_theme(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=DESKTOP, base_url=server.url, color_scheme="dark")
+    try:
+        page = context.new_page()
+        start_game(page, "hc", 15)
+        page.mouse.click(*intersection(page, 7, 7))
+        wait_for_stones(page, 2)
+
+        def brightness(selector: str, prop: str) -> float:
+            colour = page.eval_on_selector(
+                selector, "(e, p) => getComputedStyle(e).getPropertyValue(p)", prop)
+            red, green, blue = (float(v) for v in colour[colour.index("(") + 1:
+                                                          colour.index(")")].split(",")[:3])
+            return (red + green + blue) / 3
+
+        assert brightness("main .panel", "background-color") < 60  # the panels are dark
+        assert brightness("main .panel", "color") > 180  # and their text light
+        assert brightness("#undo", "background-color") < 60
+        shot(page, "gomoku-dark")
+        page.goto("/#/gomoku")
+        page.wait_for_selector("#start-game")
+        assert brightness("#rows", "background-color") < 60
+        shot(page, "setup-dark")
+    finally:
+        context.close()
+
+
 def test_a_flag_falls_while_the_page_watches(page: Any, server: Server) -> None:
     game = server.http.post("/api/gomoku/games", json={
         "width": 9, "height": 9, "black": "human", "white": "human", "clock": "0.05"}).json()

@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     loser TEXT NOT NULL DEFAULT '',
     termination TEXT NOT NULL DEFAULT '',
     guest_token_hash TEXT NOT NULL DEFAULT '',
-    guest_seat TEXT NOT NULL DEFAULT ''
+    guest_seat TEXT NOT NULL DEFAULT '',
+    guest_joined INTEGER NOT NULL DEFAULT 0
 )
 """
 
@@ -68,6 +69,7 @@ _ADDED_COLUMNS = {
     "termination": "TEXT NOT NULL DEFAULT ''",
     "guest_token_hash": "TEXT NOT NULL DEFAULT ''",
     "guest_seat": "TEXT NOT NULL DEFAULT ''",
+    "guest_joined": "INTEGER NOT NULL DEFAULT 0",
 }
 
 
@@ -129,9 +131,10 @@ class StoredGame:
     termination: str = ""
     # A friend invited to play one seat on their own device: the SHA-256 of their
     # token and their seat ("first"/"second"; without an opening rule black is
-    # first); empty while none is.
+    # first), and whether they have opened the invitation; empty while none is.
     guest_token_hash: str = ""
     guest_seat: str = ""
+    guest_joined: bool = False
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -246,12 +249,14 @@ class GameStore:
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
 
-    def set_guest(self, game_id: str, token_hash: str, seat: str) -> None:
-        """Save the token hash and the seat of a friend invited to play, and commit."""
+    def set_guest(self, game_id: str, token_hash: str, seat: str, *,
+                  joined: bool = False) -> None:
+        """Save the token hash and the seat of a friend invited to play, and whether they
+        have opened the invitation, and commit."""
         with self._lock, self._db:
             cursor = self._db.execute(
-                "UPDATE gomoku_games SET guest_token_hash = ?, guest_seat = ?, updated = ? "
-                "WHERE id = ?", (token_hash, seat, time.time(), game_id))
+                "UPDATE gomoku_games SET guest_token_hash = ?, guest_seat = ?, guest_joined = ?, "
+                "updated = ? WHERE id = ?", (token_hash, seat, int(joined), time.time(), game_id))
         if cursor.rowcount == 0:
             raise GameNotFoundError(game_id)
 
@@ -349,4 +354,5 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         termination=row["termination"],
         guest_token_hash=row["guest_token_hash"],
         guest_seat=row["guest_seat"],
+        guest_joined=bool(row["guest_joined"]),
     )

@@ -687,6 +687,7 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         assert "/join/" in link and link in host.locator("#hint-text").inner_text()
         assert host.locator("#undo").is_disabled()
         assert host.locator("#invite").inner_text() == "New invitation link"
+        assert "not opened the link" in host.locator("#white-player").inner_text()
 
         friend = friend_context.new_page()
         friend.goto(link)
@@ -694,7 +695,7 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         assert "/join/" not in friend.evaluate("location.hash")  # the token leaves the bar
         assert friend.locator("#watching").is_hidden() and friend.locator("#invite").is_hidden()
         assert friend.locator("#white-player").inner_text() == "You"
-        assert host.locator("#white-player").inner_text() == "Your friend"
+        host.wait_for_selector("#white-player:text-is('Your friend')")  # they are here
         # Black is the host's move: the friend's click is refused here.
         friend.mouse.click(*intersection(friend, 2, 2))
         friend.wait_for_selector("#toast:not([hidden])")

@@ -121,3 +121,18 @@ def test_an_invitation_survives_a_killed_server(tmp_path: Path) -> None:
         assert state["moves"] == [[4, 4], [5, 5]] and state["friend"] == "second"
     finally:
         server.stop()
+
+
+def test_the_creator_sees_when_the_friend_has_opened_the_invitation(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    friend = invite(client, game_id, "second")
+    assert client.get(f"{GAMES}/{game_id}").json()["friend_joined"] is False
+    # The creator's token changes nothing, a watcher may not.
+    state = client.post(f"{GAMES}/{game_id}/join", headers=player(game_id)).json()
+    assert state["friend_joined"] is False
+    assert_error(client.post(f"{GAMES}/{game_id}/join"), 403, "not_a_player")
+    assert client.post(f"{GAMES}/{game_id}/join", headers=friend).json()["friend_joined"]
+    assert GameStore(client.app.state.service.store.path).get(game_id).guest_joined
+    # A new invitation waits for its own friend.
+    invite(client, game_id, "second")
+    assert client.get(f"{GAMES}/{game_id}").json()["friend_joined"] is False

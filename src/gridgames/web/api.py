@@ -121,6 +121,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
             running=None if clock.running is None else clock.running.label,  # type: ignore[arg-type]
             paused=paused),
         friend=None if game.friend is None else game.friend.label,
+        friend_joined=game.saved.guest_joined,
     )
 
 
@@ -269,6 +270,14 @@ async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Inv
     seat = OpeningPlayer[body.seat.upper()]
     return s.Invitation(token=token, seat=body.seat,
                         game=game_state(service.invite(game.id, seat, digest)))
+
+
+@router.post("/gomoku/games/{game_id}/join", response_model=s.GameState,
+             responses=_PLAYER_ERRORS, tags=["gomoku"])
+async def join(player: Seated, service: Service) -> s.GameState:
+    """The invited friend's page says it has opened the invitation (the state's
+    ``friend_joined``); with the creator's token it changes nothing."""
+    return game_state(service.join(player.game.id, player.seat))
 
 
 @router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,

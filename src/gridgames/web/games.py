@@ -567,11 +567,23 @@ class GomokuService:
                                         "on two devices: this one has the computer in it")
         if game.over:
             raise GameOverError(_over_reason(game))
-        game.saved.guest_token_hash = token_hash
-        game.saved.guest_seat = seat.label
+        saved = game.saved
+        saved.guest_token_hash, saved.guest_seat, saved.guest_joined = token_hash, seat.label, False
         self.store.set_guest(game.id, token_hash, seat.label)
         game.version += 1
         self._publish(game)
+        return game
+
+    def join(self, game_id: str, seat: OpeningPlayer | None) -> Game:
+        """The invited friend (playing ``seat``) has opened the invitation; a call with
+        the creator's seat changes nothing."""
+        game = self.get(game_id)
+        saved = game.saved
+        if seat is not None and seat is game.friend and not saved.guest_joined:
+            saved.guest_joined = True
+            self.store.set_guest(game.id, saved.guest_token_hash, saved.guest_seat, joined=True)
+            game.version += 1
+            self._publish(game)
         return game
 
     def record(self, game_id: str, fmt: str) -> str:

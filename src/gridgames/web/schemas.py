@@ -199,6 +199,8 @@ class GameState(BaseModel):
         None, description="the seat of a friend invited to play on their own device (the "
         "first or second player; without an opening rule the first plays black), null if "
         "none: the creator's token then plays the other seat alone")
+    friend_joined: bool = Field(False, description="the invited friend has opened the "
+                                "invitation (POST .../join from their page)")
 
 
 class InviteRequest(Strict):

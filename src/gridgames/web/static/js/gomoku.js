@@ -81,6 +81,7 @@ function friendGames() {
 export function joinGame(id, token) {
   localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...tokens(), [id]: token }));
   localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames().filter((g) => g !== id), id]));
+  post(`/gomoku/games/${encodeURIComponent(id)}/join`, undefined, token).catch(showError);
   location.replace(`#/gomoku/${encodeURIComponent(id)}`);
 }
 
@@ -401,7 +402,8 @@ class GameView {
     const mine = this.mySeat() && this.seatColour(this.mySeat());
     for (const colour of ["black", "white"]) {
       $(`#${colour}-player`).textContent = !mine ? playerName(s, colour)
-        : colour === mine ? "You" : "Your friend";
+        : colour === mine ? "You" : s.friend_joined || this.asFriend ? "Your friend"
+        : "Your friend (has not opened the link yet)";
     }
     $("#move-number").textContent = s.moves.length;
     const search = s.last_search;

@@ -704,8 +704,10 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         wait_for_stones(friend, 1)
         assert friend.locator("#status-text").inner_text() == "White to move · your turn"
         assert host.locator("#status-text").inner_text() == "White to move · your friend's turn"
+        assert friend.title().startswith("● Your turn") and not host.title().startswith("●")
         friend.mouse.click(*intersection(friend, 5, 5))
         wait_for_stones(host, 2)
+        assert host.title().startswith("● Your turn")
         assert stones(host) == {(4, 4), (5, 5)}
         # The friend resigns their own side.
         friend.once("dialog", lambda dialog: dialog.accept())

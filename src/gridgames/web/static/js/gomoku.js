@@ -445,6 +445,10 @@ class GameView {
     this.renderOpening();
     const humanToMove = !s.outcome && !opening && s.players[s.to_move] === "human";
     const playing = this.token !== null;
+    // Against the computer or a friend, the tab's title says when it is your turn.
+    const yourTurn = playing && (this.humans() === 1 || this.mySeat() !== null) && this.mine()
+      && (humanToMove || this.humanActs());
+    document.title = `${yourTurn ? "● Your turn · " : ""}Gomoku · gridgames`;
     $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || !this.mine() || this.hintPending;
     $("#resign").disabled = !playing || Boolean(s.outcome) || Boolean(opening) || this.humans() === 0;
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only

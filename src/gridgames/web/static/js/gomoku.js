@@ -710,9 +710,9 @@ class GameView {
   async rematch() {
     const s = this.state;
     const opening = s.opening?.rule ?? "free";
-    const players = opening === "free" ? s.players : s.opening.players;
-    let [first, second] = opening === "free" ? [players.black, players.white] : [players.first, players.second];
-    if (first !== second) [first, second] = [second, first];
+    // Who was first (black without an opening rule) is second now, and the other way.
+    const [second, first] = s.opening ? [s.opening.players.first, s.opening.players.second]
+      : [s.players.black, s.players.white];
     try {
       const state = await post("/gomoku/games", {
         width: s.width, height: s.height, rule: s.rule, opening, black: first, white: second,

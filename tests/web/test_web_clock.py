@@ -145,7 +145,7 @@ def test_no_clock_runs_while_the_server_is_down(tmp_path: Path) -> None:
     server = Server(db)
     try:
         state = server.http.get(f"{GAMES}/{second['id']}").json()
-        assert white_at_stop - 500 < state["clock"]["white_ms"] < white_at_stop
+        assert white_at_stop - 1500 < state["clock"]["white_ms"] < white_at_stop
     finally:
         server.stop()
 
@@ -243,6 +243,6 @@ def test_a_search_lost_with_its_worker_costs_the_computer_no_time(tmp_path: Path
             assert state["clock"]["paused"] and state["clock"]["white_ms"] == 60_000
         state = wait_for(client, game_id, lambda s: len(s["moves"]) == 2, timeout=60)
         assert engine.restarts == 1
-        # Only the search that gave the move was charged, not the one lost.
+        # Only the search that gave the move was charged, not the one lost (1 s).
         spent = 60_000 - state["clock"]["white_ms"]
-        assert 0 < spent <= state["last_search"]["time_ms"] + 300
+        assert 0 < spent <= state["last_search"]["time_ms"] + 500

@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, check_size
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Outcome, Point, check_size
 from gridgames.gomoku.gomocup.client import (
     DEFAULT_TOLERANCE_MS,
     Engine,
@@ -469,7 +469,7 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
         times.append(reply.time_ms)
     if loser is not None:
         loser_color = Color.BLACK if loser == black else Color.WHITE
-        result = "0-1" if loser_color is Color.BLACK else "1-0"
+        result = Outcome(loser_color.other).result
     else:
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:

@@ -28,7 +28,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, Point, check_size
+from gridgames.gomoku.board import Board, Color, Outcome, Point, check_size
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
@@ -79,7 +79,7 @@ class GameRecord:
             if termination not in TERMINATIONS:
                 raise ValueError(f"a game lost off the board ends by one of "
                                  f"{', '.join(TERMINATIONS)}, not {termination!r}")
-            result = "1-0" if loser is Color.WHITE else "0-1"
+            result = Outcome(loser.other).result
         return cls(
             width=board.width,
             height=board.height,

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from gridgames import queens
-from gridgames.gomoku import Color, Rule, puzzles
+from gridgames.gomoku import Color, Outcome, Rule, puzzles
 from gridgames.gomoku.ai import LEVELS, SearchResult
 from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.opening_rules import Player as OpeningPlayer
@@ -72,21 +72,18 @@ def game_state(game: Game) -> s.GameState:
 
 
 def _outcome_out(game: Game) -> s.OutcomeOut | None:
-    """Five or a draw on the board, or a loss off it (time, resignation)."""
+    """Five or a draw on the board, or a loss off it (time, resignation: its line is
+    empty, and ``termination`` says which)."""
     loser = game.loser
-    if loser is not None:
-        return s.OutcomeOut(
-            winner=loser.other.label,  # type: ignore[arg-type]
-            line=[], result="1-0" if loser is Color.WHITE else "0-1",
-            draw_reason="", termination=game.saved.termination)  # type: ignore[arg-type]
-    outcome = game.board.outcome()
+    outcome = game.board.outcome() if loser is None else Outcome(loser.other)
     if outcome is None:
         return None
     return s.OutcomeOut(
         winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
         line=_pairs(outcome.line),
         result=outcome.result,  # type: ignore[arg-type]
-        draw_reason=outcome.draw_reason, termination="",
+        draw_reason=outcome.draw_reason,
+        termination=game.saved.termination,  # type: ignore[arg-type]
     )
 
 

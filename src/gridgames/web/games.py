@@ -287,9 +287,10 @@ class GomokuService:
     async def start(self) -> None:
         """Stop the clocks for the time the server was down, then resume the games in
         which the computer was to move or to act in the opening when it stopped."""
-        self._give_back_downtime(time.time())
+        unfinished = list(self.store.unfinished())
+        self._give_back_downtime(unfinished, time.time())
         self._alive = asyncio.create_task(self._keep_alive())
-        for saved in self.store.unfinished():
+        for saved in unfinished:
             if COMPUTER not in (saved.black, saved.white):
                 continue
             try:
@@ -315,19 +316,21 @@ class GomokuService:
                 await task
         self.store.mark_alive(time.time())  # the clocks stop here until the next start
 
-    def _give_back_downtime(self, now: float) -> None:
-        """Charge no running clock for the time from the server's last sign of life to
-        ``now``: nobody could move while the server was down."""
+    def _give_back_downtime(self, unfinished: list[StoredGame], now: float) -> None:
+        """Charge no running clock of the ``unfinished`` games for the time from the
+        server's last sign of life to ``now``: nobody could move while the server was
+        down. The games' clocks are saved, and changed in ``unfinished`` too."""
         down_since = self.store.last_alive()
         self.store.mark_alive(now)
         if down_since is None:
             return
-        for saved in self.store.unfinished():
+        for saved in unfinished:
             if saved.clock is None or saved.clock.get("running") is None:
                 continue
             clock = GameClock.from_dict(saved.clock)
             clock.pause(down_since, now)
-            self.store.set_clock(saved.id, clock.to_dict())
+            saved.clock = clock.to_dict()
+            self.store.set_clock(saved.id, saved.clock)
 
     async def _keep_alive(self) -> None:
         while True:

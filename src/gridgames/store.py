@@ -29,6 +29,8 @@ import platformdirs
 
 Point = tuple[int, int]
 
+# The first version's columns; the later ones are added by _ADDED_COLUMNS, to a new
+# database as to an older one, so that each column is declared once.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS gomoku_games (
     id TEXT PRIMARY KEY,
@@ -43,22 +45,12 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
     times_ms TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
-    updated REAL NOT NULL,
-    token_hash TEXT NOT NULL DEFAULT '',
-    opening TEXT NOT NULL DEFAULT 'free',
-    opening_actions TEXT NOT NULL DEFAULT '[]',
-    first_player TEXT NOT NULL DEFAULT '',
-    clock TEXT NOT NULL DEFAULT '',
-    loser TEXT NOT NULL DEFAULT '',
-    termination TEXT NOT NULL DEFAULT '',
-    guest_token_hash TEXT NOT NULL DEFAULT '',
-    guest_seat TEXT NOT NULL DEFAULT '',
-    guest_joined INTEGER NOT NULL DEFAULT 0
+    updated REAL NOT NULL
 )
 """
 
 # Columns that databases written by older versions lack (player tokens, opening
-# rules, then clocks, then friends invited), added when such a database is opened.
+# rules, then clocks, then friends invited), added when a database is opened.
 _ADDED_COLUMNS = {
     "token_hash": "TEXT NOT NULL DEFAULT ''",
     "opening": "TEXT NOT NULL DEFAULT 'free'",

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS gomoku_games (
 """
 
 # Columns that databases written by older versions lack (player tokens, opening
-# rules, then clocks, then friends invited), added when a database is opened.
+# rules, then clocks, then friends invited, then rematches), added when a database is opened.
 _ADDED_COLUMNS = {
     "token_hash": "TEXT NOT NULL DEFAULT ''",
     "opening": "TEXT NOT NULL DEFAULT 'free'",
@@ -62,6 +62,7 @@ _ADDED_COLUMNS = {
     "guest_token_hash": "TEXT NOT NULL DEFAULT ''",
     "guest_seat": "TEXT NOT NULL DEFAULT ''",
     "guest_joined": "INTEGER NOT NULL DEFAULT 0",
+    "rematch": "TEXT NOT NULL DEFAULT ''",
 }
 
 
@@ -127,6 +128,8 @@ class StoredGame:
     guest_token_hash: str = ""
     guest_seat: str = ""
     guest_joined: bool = False
+    # The id of the game played again from this one, once a player has asked for it.
+    rematch: str = ""
     id: str = ""
     created: float = 0.0
     updated: float = 0.0
@@ -168,22 +171,31 @@ class GameStore:
         with self._lock:
             self._db.close()
 
-    def create(self, game: StoredGame) -> StoredGame:
-        """Save a new game under a fresh id and return it."""
+    def create(self, game: StoredGame, *, rematch_of: str | None = None) -> StoredGame:
+        """Save a new game under a fresh id and return it; with ``rematch_of``, the game
+        it is a rematch of records it in the same commit."""
         now = time.time()
         saved = replace(game, id=secrets.token_urlsafe(9), created=now, updated=now)
         with self._lock, self._db:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
                 "time_ms, moves, times_ms, finished, created, updated, token_hash, opening, "
-                "opening_actions, first_player, clock, loser, termination) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "opening_actions, first_player, clock, loser, termination, guest_token_hash, "
+                "guest_seat, guest_joined) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (saved.id, saved.width, saved.height, saved.rule, saved.black, saved.white,
                  saved.level, saved.time_ms, json.dumps(saved.moves), json.dumps(saved.times_ms),
                  int(saved.finished), now, now, saved.token_hash, saved.opening,
                  json.dumps(saved.opening_actions), saved.first_player,
-                 _clock_text(saved.clock), saved.loser, saved.termination),
+                 _clock_text(saved.clock), saved.loser, saved.termination,
+                 saved.guest_token_hash, saved.guest_seat, int(saved.guest_joined)),
             )
+            if rematch_of is not None:
+                cursor = self._db.execute(
+                    "UPDATE gomoku_games SET rematch = ?, updated = ? WHERE id = ?",
+                    (saved.id, now, rematch_of))
+                if cursor.rowcount == 0:
+                    raise GameNotFoundError(rematch_of)  # and the new game is rolled back
         return saved
 
     def get(self, game_id: str) -> StoredGame:
@@ -347,4 +359,5 @@ def _from_row(row: sqlite3.Row) -> StoredGame:
         guest_token_hash=row["guest_token_hash"],
         guest_seat=row["guest_seat"],
         guest_joined=bool(row["guest_joined"]),
+        rematch=row["rematch"],
     )

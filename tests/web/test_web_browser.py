@@ -714,6 +714,23 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         friend.click("#resign")
         host.wait_for_selector("#result-dialog[open]")
         assert host.locator("#result-text").inner_text() == "White resigned after 2 moves."
+        assert host.locator("#result-title").inner_text() == "You win!"
+        assert friend.locator("#result-title").inner_text() == "Your friend wins"
+        # A rematch: the host asks, the friend's page is told and follows; sides change.
+        first = host.evaluate("location.hash")
+        host.click("#dialog-rematch")
+        host.wait_for_function("first => location.hash !== first", arg=first)
+        friend.wait_for_selector("#dialog-rematch:text-is('Play the rematch')")
+        assert "Your friend asks for a rematch." in friend.locator("#result-text").inner_text()
+        friend.click("#dialog-rematch")
+        friend.wait_for_selector("#black-player:text-is('You')")
+        host.wait_for_selector("#black-player:text-is('Your friend')")
+        assert friend.evaluate("location.hash") == host.evaluate("location.hash")
+        friend.mouse.click(*intersection(friend, 4, 4))
+        wait_for_stones(host, 1)
+        host.mouse.click(*intersection(host, 5, 5))
+        wait_for_stones(friend, 2)
+        assert stones(friend) == {(4, 4), (5, 5)}
     finally:
         host_context.close()
         friend_context.close()

@@ -136,3 +136,47 @@ def test_the_creator_sees_when_the_friend_has_opened_the_invitation(client: Test
     # A new invitation waits for its own friend.
     invite(client, game_id, "second")
     assert client.get(f"{GAMES}/{game_id}").json()["friend_joined"] is False
+
+
+def test_a_rematch_changes_sides_and_keeps_both_tokens(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    friend = invite(client, game_id, "second")  # the friend plays white
+    play(client, game_id, 4, 4)
+    assert_error(client.post(f"{GAMES}/{game_id}/rematch", headers=friend), 409,
+                 "game_not_over", "resign first")
+    client.post(f"{GAMES}/{game_id}/resign", headers=friend)
+    assert_error(client.post(f"{GAMES}/{game_id}/rematch"), 403, "not_a_player")
+
+    response = client.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id))
+    assert response.status_code == 200, response.text
+    rematch = response.json()
+    assert rematch["id"] != game_id and rematch["moves"] == [] and rematch["outcome"] is None
+    assert (rematch["width"], rematch["rule"]) == (9, "freestyle")
+    assert rematch["friend"] == "first" and rematch["friend_joined"] is False  # black now
+    assert client.get(f"{GAMES}/{game_id}").json()["rematch"] == rematch["id"]
+    assert GameStore(client.app.state.service.store.path).get(game_id).rematch == rematch["id"]
+    # Each token plays the other colour there.
+    new_id = rematch["id"]
+    assert_error(move(client, new_id, player(game_id), 4, 4), 409, "not_your_turn",
+                 "you play white")
+    assert move(client, new_id, friend, 4, 4).status_code == 200
+    assert move(client, new_id, player(game_id), 5, 5).status_code == 200
+    # The friend, following, gets the same game, and is there.
+    state = client.post(f"{GAMES}/{game_id}/rematch", headers=friend).json()
+    assert state["id"] == new_id and state["friend_joined"] is True
+    assert_error(client.post(f"{GAMES}/{new_id}/invite", json={"seat": "first"},
+                             headers=friend), 403, "not_a_player", "created the game")
+
+
+def test_a_rematch_against_the_computer_changes_sides(client: TestClient) -> None:
+    game_id = new_game(client, white="computer", level=1, clock="1+2")["id"]
+    client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))
+    rematch = client.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id)).json()
+    assert rematch["players"] == {"black": "computer", "white": "human"}
+    assert rematch["friend"] is None and rematch["clock"]["text"] == "1+2"
+    assert rematch["level"] == 1
+    # A rematch deleted is played again anew.
+    new_id = rematch["id"]
+    assert client.delete(f"{GAMES}/{new_id}", headers=player(game_id)).status_code == 204
+    again = client.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id)).json()
+    assert again["id"] != new_id and again["players"]["black"] == "computer"

@@ -119,6 +119,7 @@ def _state_fields(game: Game) -> dict[str, Any]:
             paused=paused),
         friend=None if game.friend is None else game.friend.label,
         friend_joined=game.saved.guest_joined,
+        rematch=game.saved.rematch or None,
     )
 
 
@@ -267,6 +268,18 @@ async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Inv
     seat = OpeningPlayer[body.seat.upper()]
     return s.Invitation(token=token, seat=body.seat,
                         game=game_state(service.invite(game.id, seat, digest)))
+
+
+@router.post("/gomoku/games/{game_id}/rematch", response_model=s.GameState,
+             responses={**_PLAYER_ERRORS, **_BUSY}, tags=["gomoku"])
+async def rematch(player: Seated, service: Service) -> s.GameState:
+    """Play a finished game again (its players only): a new game on an empty board with
+    the same rule, size, opening rule, level, time and clock, the sides changed over
+    (under an opening rule, the first and second players). The players keep their
+    tokens, a friend on another device included; the finished game's ``rematch`` names
+    the new one, so the other player's page can follow, and asking again gives the same
+    game. 409 while the game is not over."""
+    return game_state(service.rematch(player.game.id, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/join", response_model=s.GameState,

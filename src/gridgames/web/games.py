@@ -136,6 +136,10 @@ class NotBetweenPeopleError(GameError):
     code = "not_between_people"
 
 
+class GameNotOverError(GameError):
+    code = "game_not_over"
+
+
 @dataclass
 class Game:
     """A game in play: its saved settings, the core board and the computer's search."""
@@ -343,13 +347,16 @@ class GomokuService:
                level: int, time_ms: int | None, moves: list[Point] | None = None,
                times_ms: list[int] | None = None, token_hash: str = "",
                opening: OpeningRule = OpeningRule.FREE,
-               opening_actions: list[str] | None = None, clock: str | None = None) -> Game:
+               opening_actions: list[str] | None = None, clock: str | None = None,
+               guest: tuple[str, OpeningPlayer] | None = None,
+               rematch_of: str | None = None) -> Game:
         """A new game. Under an opening rule ``black`` is the first player and
         ``white`` the second (the opening settles their colours). A game with
         ``moves`` has an opening only with the ``opening_actions`` that placed its
         first stones (an imported record's); ``black`` and ``white`` are then the
         colours' players. ``clock``: minutes a side and seconds added a move (``5+3``),
-        or None."""
+        or None. ``guest``: a friend's token hash and seat; ``rematch_of``: the game
+        this one plays again."""
         game_clock = None if clock is None else GameClock.parse(clock)
         if opening is not OpeningRule.FREE and moves and opening_actions is None:
             raise OpeningNeedsEmptyBoardError(
@@ -377,7 +384,9 @@ class GomokuService:
             opening=opening.value, opening_actions=list(opening_actions or []),
             first_player=first_player,
             clock=None if game_clock is None else game_clock.to_dict(),
-        ))
+            guest_token_hash="" if guest is None else guest[0],
+            guest_seat="" if guest is None else guest[1].label,
+        ), rematch_of=rematch_of)
         game = self._load(saved)
         self._schedule(game)
         return game
@@ -576,6 +585,36 @@ class GomokuService:
         game.version += 1
         self._publish(game)
         return game
+
+    def rematch(self, game_id: str, seat: OpeningPlayer | None) -> Game:
+        """The finished game played again on an empty board with the same settings and
+        tokens, the sides changed over (under an opening rule, the seats), a friend's
+        included. Asked for again, by either player, it is the same rematch."""
+        game = self.get(game_id)
+        if not game.over:
+            raise GameNotOverError("a rematch starts once the game is over: resign first "
+                                   "to end it now")
+        saved = game.saved
+        try:
+            rematch = self.get(saved.rematch) if saved.rematch else None
+        except UnknownGameError:  # deleted since: play it again anew
+            rematch = None
+        if rematch is None:
+            friend = game.friend
+            rematch = self.create(
+                width=saved.width, height=saved.height, rule=game.board.rule,
+                black=game.second_player, white=game.first_player, level=saved.level,
+                time_ms=saved.time_ms, token_hash=saved.token_hash,
+                opening=OpeningRule.parse(saved.opening),
+                clock=None if game.clock is None else str(game.clock),
+                guest=None if friend is None else (saved.guest_token_hash, friend.other),
+                rematch_of=game.id)
+            saved.rematch = rematch.id
+            game.version += 1
+            self._publish(game)  # the other player's page learns of it
+        if seat is not None and seat is game.friend:
+            self.join(rematch.id, rematch.friend)  # the friend is there
+        return rematch
 
     def join(self, game_id: str, seat: OpeningPlayer | None) -> Game:
         """The invited friend (playing ``seat``) has opened the invitation; a call with

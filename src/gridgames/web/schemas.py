@@ -201,6 +201,9 @@ class GameState(BaseModel):
         "none: the creator's token then plays the other seat alone")
     friend_joined: bool = Field(False, description="the invited friend has opened the "
                                 "invitation (POST .../join from their page)")
+    rematch: str | None = Field(None, description="the id of the game played again from "
+                                "this one once it is over, null until a player asks for it "
+                                "(POST .../rematch)")
 
 
 class InviteRequest(Strict):

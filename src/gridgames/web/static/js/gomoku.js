@@ -578,7 +578,8 @@ class GameView {
 
   announce() {
     const s = this.state;
-    const key = `${s.id}:${s.moves.length}`;
+    // Told again when the other player asks for a rematch.
+    const key = `${s.id}:${s.moves.length}:${s.rematch ?? ""}`;
     if (!s.outcome || this.announced === key) return;
     this.announced = key;
     let title = "Draw";
@@ -587,7 +588,10 @@ class GameView {
       const winner = s.outcome.winner;
       const human = s.players[winner] === "human";
       const against = this.humans() === 1;
-      title = against ? (human ? "You win!" : "The computer wins") : `${capital(winner)} wins!`;
+      const seat = this.mySeat();
+      title = against ? (human ? "You win!" : "The computer wins")
+        : seat ? (this.seatColour(seat) === winner ? "You win!" : "Your friend wins")
+        : `${capital(winner)} wins!`;
       const loser = capital(winner === "black" ? "white" : "black");
       const moves = `${s.moves.length} ${s.moves.length === 1 ? "move" : "moves"}`;
       text = {
@@ -595,8 +599,10 @@ class GameView {
         resignation: `${loser} resigned after ${moves}.`,
       }[s.outcome.termination] ?? `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
-    // A rematch is played on this device: not offered for a game on two.
-    $("#dialog-rematch").hidden = Boolean(s.friend) || this.token === null;
+    // Only the players may start a rematch; on two devices, the first to ask starts it.
+    $("#dialog-rematch").hidden = this.token === null;
+    $("#dialog-rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
+    if (s.rematch && s.friend) text += " Your friend asks for a rematch.";
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;
     const dialog = $("#result-dialog");
@@ -705,20 +711,15 @@ class GameView {
     }
   }
 
-  // The same game again on an empty board; against the computer the sides change over
-  // (under an opening rule, who is the first player).
+  // The same game again on an empty board, the sides changed over (under an opening
+  // rule, the seats); the token plays on, and a friend on two devices follows.
   async rematch() {
-    const s = this.state;
-    const opening = s.opening?.rule ?? "free";
-    // Who was first (black without an opening rule) is second now, and the other way.
-    const [second, first] = s.opening ? [s.opening.players.first, s.opening.players.second]
-      : [s.players.black, s.players.white];
     try {
-      const state = await post("/gomoku/games", {
-        width: s.width, height: s.height, rule: s.rule, opening, black: first, white: second,
-        level: s.level, time_ms: s.time_ms, clock: s.clock?.text ?? null,
-      });
-      keepToken(state);
+      const state = await post(`/gomoku/games/${this.id}/rematch`, undefined, this.token);
+      keepToken({ id: state.id, token: this.token });
+      if (this.asFriend) {
+        localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames(), state.id]));
+      }
       location.hash = `#/gomoku/${state.id}`;
     } catch (error) {
       showError(error);

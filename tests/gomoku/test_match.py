@@ -195,6 +195,14 @@ def test_default_openings_fit_and_are_legal() -> None:
     assert default_opening_moves(9, 9)  # some fit a small board too
 
 
+def test_read_openings_in_piskvorks_form() -> None:
+    """Piskvork's own openings file's first lines, placed as Piskvork places them."""
+    openings = read_openings(["0,0, 1,0, 1,3", "0,0, 1,1, 0,3"], 20, 20, Rule.FREESTYLE)
+    assert openings == (((10, 10), (11, 10), (11, 13)), ((10, 10), (11, 11), (10, 13)))
+    with pytest.raises(ValueError, match=r"opening 1 .*odd count"):
+        read_openings(["0,0, 1"], 15, 15, Rule.FREESTYLE)
+
+
 def test_read_openings_names_a_bad_line() -> None:
     assert read_openings(["h8i9j10"], 15, 15, Rule.FREESTYLE) == (((7, 7), (8, 6), (9, 5)),)
     with pytest.raises(ValueError, match="opening 2"):
@@ -655,7 +663,8 @@ def test_cli_board_size_defaults() -> None:
 def test_cli_with_command_lines_and_an_openings_file(capsys: pytest.CaptureFixture[str],
                                                      tmp_path: Path) -> None:
     openings = tmp_path / "openings.txt"
-    openings.write_text("# two openings\ne4f5\nd3\n", encoding="utf-8")
+    # The second as Piskvork's and Gomocup's files write openings: dx,dy from the centre.
+    openings.write_text("# two openings\ne4f5\n0,0, -1,1\n", encoding="utf-8")
     command = f"{sys.executable} {FAKE} good"
     code = main(["match", command, command, "--games", "4", "--width", "9", "--height", "7",
                  "--openings", str(openings), "--concurrency", "2", "--time-ms", "500"])
@@ -664,4 +673,5 @@ def test_cli_with_command_lines_and_an_openings_file(capsys: pytest.CaptureFixtu
     games = [line for line in out.splitlines() if line.startswith("Game ")]
     assert len(games) == 4 and "freestyle 9x7" in out
     assert sum("[opening e4f5]" in line for line in games) == 2
+    assert sum("[opening e4d3]" in line for line in games) == 2
     assert "Elo difference" in out

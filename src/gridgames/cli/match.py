@@ -73,8 +73,10 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
     parser.add_argument("--openings", type=Path,
-                        help="file with one opening a line as a position string like h8i9j10 "
-                        "(default: the balanced openings shipped with gridgames for the rule: "
+                        help="file with one opening a line as a position string like h8i9j10, "
+                        "or as Piskvork's and Gomocup's opening files write them, dx,dy "
+                        "pairs from the centre like 0,0, 1,0, 1,3 (default: the balanced "
+                        "openings shipped with gridgames for the rule: "
                         "5-stone renju openings under renju, 3-stone ones otherwise)")
     parser.add_argument("--concurrency", type=whole_number(1), default=1,
                         help="games played at once (default 1)")

@@ -57,7 +57,7 @@ from gridgames.gomoku.gomocup.client import (
 )
 from gridgames.gomoku.gomocup.protocol import UNLIMITED_TIME
 from gridgames.gomoku.notation import format_position, parse_position
-from gridgames.gomoku.openings import centred, default_openings
+from gridgames.gomoku.openings import centred, default_openings, relative_opening
 from gridgames.gomoku.records import GameRecord, save
 from gridgames.gomoku.rules import Rule
 
@@ -416,11 +416,14 @@ def default_opening_moves(width: int, height: int,
 
 def read_openings(lines: Sequence[str], width: int, height: int,
                   rule: Rule) -> tuple[tuple[Point, ...], ...]:
-    """Position strings read on the match board; raises ValueError naming a bad line."""
+    """Openings read on the match board, as position strings or as Piskvork's ``dx,dy``
+    pairs from the centre; raises ValueError naming a bad line."""
     openings = []
     for number, text in enumerate(lines, start=1):
         try:
-            moves = parse_position(text, width, height)
+            moves = relative_opening(text, width, height)
+            if moves is None:
+                moves = parse_position(text, width, height)
             check_opening(moves, width, height, rule)
         except ValueError as error:
             raise ValueError(f"opening {number} ({text!r}): {error}") from None

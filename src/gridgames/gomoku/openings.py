@@ -1,4 +1,5 @@
-"""Opening positions for matches and Swap2: one position string per line (``h8i9j10``).
+"""Opening positions for matches and Swap2: one position string per line (``h8i9j10``),
+or, as in Piskvork's and Gomocup's opening files, ``dx,dy`` pairs from the centre.
 
 The default sets are written for a 15×15 board: 3-stone openings
 (``gridgames/gomoku/data/openings-15.txt``) for every rule but renju, and
@@ -20,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -42,6 +44,32 @@ def parse_openings(text: str) -> list[str]:
         if body:
             openings.append(body)
     return openings
+
+
+_RELATIVE = re.compile(r"\s*-?\d+\s*(,\s*-?\d+\s*)*,?\s*")
+
+
+def relative_opening(text: str, width: int, height: int) -> list[Point] | None:
+    """The points of an opening written as Piskvork writes them (``0,0, 1,0, 1,3``: black
+    first, each stone's ``dx,dy`` from the centre, which is (width/2, height/2) rounded
+    down, as Piskvork places them without its random shift), or None if ``text`` is not
+    in that form. Raises ValueError for an odd count of numbers.
+
+    >>> relative_opening("0,0, 1,0, 1,3", 15, 15)
+    [(7, 7), (8, 7), (8, 10)]
+    >>> relative_opening("-1,-1, 0,0,", 20, 20)
+    [(9, 9), (10, 10)]
+    >>> relative_opening("h8i9j10", 15, 15) is None
+    True
+    """
+    if _RELATIVE.fullmatch(text) is None:
+        return None
+    numbers = [int(n) for n in text.replace(",", " ").split()]
+    if len(numbers) % 2:
+        raise ValueError(f"{len(numbers)} numbers, an odd count: a relative opening is "
+                         "dx,dy pairs, such as 0,0, 1,0, 1,3")
+    cx, cy = width // 2, height // 2
+    return [(cx + dx, cy + dy) for dx, dy in zip(numbers[::2], numbers[1::2], strict=True)]
 
 
 def load_openings(path: str | Path) -> list[str]:

@@ -156,6 +156,31 @@ def test_solve_command_without_solution() -> None:
     assert result.stdout.startswith("no solution: the 2 fixed queens cannot be completed")
 
 
+def test_backtrack_command_shows_every_step() -> None:
+    result = run("backtrack", "--n", "4")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [" 1. place a1", " 2. place c2", " 3. take back c2"]
+    assert lines[12] == "the first solution (8 queens placed, 4 taken back):"
+    assert [line.split()[1:] for line in lines[14:]] == [
+        [".", "Q", ".", "."], [".", ".", ".", "Q"], ["Q", ".", ".", "."], [".", ".", "Q", "."]]
+    kept = run("backtrack", "--n", "6", "--fixed", "c1")
+    assert kept.returncode == 0 and "c1" not in kept.stdout.split("the first")[0]
+
+
+@pytest.mark.parametrize(("args", "status", "says"), [
+    (["--n", "4", "--fixed", "a1"], 1, "no solution keeps the fixed queens"),
+    (["--n", "20", "--limit", "7"], 3, "stopped at the step limit, 7, before a solution"),
+    (["--n", "8", "--limit", "0"], 2, "the step limit must be between 1 and 100000, not 0"),
+    (["--n", "8", "--fixed", "a1 b2"], 2, "fixed queens a1 and b2 attack each other"),
+    (["--n", "27"], 2, "board size must be between 1 and 26"),
+])
+def test_backtrack_command_endings_and_errors(args: list[str], status: int, says: str) -> None:
+    result = run("backtrack", *args)
+    assert result.returncode == status
+    assert says in result.stdout + result.stderr and "Traceback" not in result.stderr
+
+
 def test_a_size_without_any_solution_is_not_blamed_on_queens() -> None:
     result = run("solve", "--n", "3")
     assert result.returncode == 1

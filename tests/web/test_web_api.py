@@ -8,19 +8,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import GAMES, created, new_game, play, player, wait_for
+from web_helpers import GAMES, assert_error, created, new_game, play, player, wait_for
 
 from gridgames.gomoku.ai import MAX_LEVEL
 
 # Black's five along row 4 on a 9 × 9 board, white answering on row 0.
 BLACK_WINS = [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]
-
-
-def assert_error(response: Any, status: int, code: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["error"] == code
-    assert isinstance(body["detail"], str) and body["detail"]
 
 
 # -- creating, reading, playing --------------------------------------------------
@@ -315,6 +308,34 @@ def test_queens(client: TestClient) -> None:
     assert hint["square"][0] == 1
     none = client.post("/api/queens/hint", json={"n": 8, "queens": [[0, 0], [1, 2]]}).json()
     assert none["square"] is None
+
+
+def test_queens_backtrack(client: TestClient) -> None:
+    run = client.post("/api/queens/backtrack", json={"n": 6}).json()
+    assert run["finished"] and run["solution"] == [[0, 1], [1, 3], [2, 5], [3, 0], [4, 2], [5, 4]]
+    # Replaying the steps gives the solution, and every queen placed was safe then.
+    board: set[tuple[int, int]] = set()
+    for step in run["steps"]:
+        row, col = step["square"]
+        if step["kind"] == "place":
+            assert all(r != row and c != col and abs(r - row) != abs(c - col) for r, c in board)
+            board.add((row, col))
+        else:
+            board.remove((row, col))
+    assert sorted(board) == [tuple(q) for q in run["solution"]]
+    # A queen of the player's is kept; a board nothing completes is proven so.
+    kept = client.post("/api/queens/backtrack", json={"n": 6, "queens": [[0, 2]]}).json()
+    assert [0, 2] in kept["solution"] and all(s["square"] != [0, 2] for s in kept["steps"])
+    none = client.post("/api/queens/backtrack", json={"n": 4, "queens": [[0, 0]]}).json()
+    assert none["finished"] and none["solution"] is None and none["steps"]
+    # The limit stops a long search, and says so.
+    cut = client.post("/api/queens/backtrack", json={"n": 20, "limit": 50}).json()
+    assert len(cut["steps"]) == 50 and not cut["finished"] and cut["solution"] is None
+    for body, code, says in [({"n": 8, "limit": 0}, "invalid_request", "limit"),
+                             ({"n": 8, "limit": 10**6}, "invalid_request", "limit"),
+                             ({"n": 8, "queens": [[0, 0], [1, 1]]}, "queen_conflict", "attacks"),
+                             ({"n": 8, "queens": [[0, 9]]}, "invalid_value", "off the 8×8")]:
+        assert_error(client.post("/api/queens/backtrack", json=body), 422, code, says)
 
 
 def test_queens_count(client: TestClient) -> None:

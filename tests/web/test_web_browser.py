@@ -324,6 +324,45 @@ def test_queens_messages_for_empty_and_full_boards(page: Any) -> None:
     shot(page, "queens-20-solved", full_page=False)
 
 
+def test_watching_the_backtracking_search(page: Any) -> None:
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    page.select_option("#queens-size", "6")
+    cell = "#queens-board .cell[data-row='{}'][data-col='{}']"
+    page.click(cell.format(0, 2))  # the player's queen, which the search keeps
+    speed = "value => { document.querySelector('#queens-speed').value = value; }"
+    page.evaluate(speed, "2")  # slow: it can be caught, paused and stopped
+    page.click("#queens-watch")
+    page.wait_for_selector("#queens-board.watching .cell.last-place")
+    assert page.locator("#queens-solve").is_disabled()
+    page.click("#queens-watch-pause")
+    assert page.locator("#queens-watch-pause").inner_text() == "Resume"
+    shot(page, "queens-watching")
+    page.click(cell.format(5, 5))
+    assert "stop it to place queens" in page.locator("#queens-status").inner_text()
+    page.click("#queens-watch-stop")
+    assert page.locator("#queens-board .queen").count() == 1
+    assert "queen" in (page.get_attribute(cell.format(0, 2), "class") or "")
+    assert page.locator("#queens-watch-panel").is_hidden()
+    # Fastest, to the end: the first solution that keeps the queen on c6.
+    page.evaluate(speed, "5")
+    page.click("#queens-watch")
+    page.wait_for_function(
+        "() => document.querySelector('#queens-status').textContent.includes('found a solution')")
+    queens = {(int(q.get_attribute("data-row")), int(q.get_attribute("data-col")))
+              for q in page.locator("#queens-board .cell.queen").all()}
+    assert queens == {(0, 2), (1, 5), (2, 1), (3, 4), (4, 0), (5, 3)}
+    assert not page.locator("#queens-watch").is_disabled()
+    # A board nothing completes: the search proves it and gives the queens back.
+    page.click("#queens-restart")
+    page.select_option("#queens-size", "4")
+    page.click(cell.format(0, 0))
+    page.click("#queens-watch")
+    page.wait_for_function(
+        "() => document.querySelector('#queens-status').textContent.includes('No solution')")
+    assert page.locator("#queens-board .queen").count() == 1
+
+
 def test_phone_big_board_opens_on_its_centre(browser: Any, server: Server) -> None:
     context = browser.new_context(viewport=PHONE, base_url=server.url, is_mobile=True,
                                   has_touch=True)

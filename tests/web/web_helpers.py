@@ -52,6 +52,7 @@ def assert_error(response: Any, status: int, code: str, *words: str) -> None:
     assert response.status_code == status, response.text
     body = response.json()
     assert body["error"] == code, body
+    assert isinstance(body["detail"], str) and body["detail"], body
     for word in words:
         assert word in body["detail"], body
 

@@ -3,6 +3,8 @@
     gridgames queens [--n N]                        play (default 8×8)
     gridgames queens solve --n N [--fixed SQUARES]  complete a board, keeping those queens
     gridgames queens count --n N                    count every solution
+    gridgames queens backtrack --n N [--fixed SQUARES] [--limit STEPS]
+                                                    the textbook search, step by step
     gridgames queens count --n N --cluster ADDRESS  count on a Ray cluster
 
 Squares are written for people: rows are numbered 1..N from the top and
@@ -33,6 +35,7 @@ from gridgames.queens import (
     solve,
     warm_up,
 )
+from gridgames.queens.backtracking import DEFAULT_LIMIT, MAX_LIMIT, backtrack
 from gridgames.queens.board import Square
 from gridgames.queens.counter import MAX_N
 
@@ -133,15 +136,17 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def parse_size(text: str | None, default: int, maximum: int) -> int:
+def parse_size(text: str | None, default: int, maximum: int, *,
+               what: str = "board size") -> int:
+    """A whole number from 1 to ``maximum`` (``default`` when not given)."""
     if text is None:
         return default
     try:
         n = int(text)
     except ValueError:
-        raise InputError(f"board size must be a whole number, not {text!r}") from None
+        raise InputError(f"{what} must be a whole number, not {text!r}") from None
     if not 1 <= n <= maximum:
-        raise InputError(f"board size must be between 1 and {maximum}, not {n}")
+        raise InputError(f"{what} must be between 1 and {maximum}, not {n}")
     return n
 
 
@@ -174,6 +179,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='queens to keep, e.g. "1,1 2,3" (row,col from 1) or "a1 c2"; may be empty',
     )
     solver.add_argument("--seed", metavar="S", default="0", help="random seed (default 0)")
+    tracer = actions.add_parser(
+        "backtrack",
+        help="show the textbook backtracking search, step by step",
+        description="Show the backtracking search that places a queen row by row from the "
+        "top, on the first square no queen attacks, and takes back the queen of the row "
+        "above when a row has none: every queen placed and taken back, then the first "
+        "solution. Exit status 1 when no completion exists, 3 when the step limit stops it.",
+    )
+    _one_line_errors(tracer)
+    tracer.add_argument("--n", metavar="N", required=True,
+                        help=f"board size (1 to {MAX_PLAY_N})")
+    tracer.add_argument("--fixed", metavar="SQUARES", default="",
+                        help="queens to keep, as for solve")
+    tracer.add_argument("--limit", metavar="STEPS", default=str(DEFAULT_LIMIT),
+                        help=f"the most steps to show (1 to {MAX_LIMIT:,}, "
+                        f"default {DEFAULT_LIMIT:,})")
     counter = actions.add_parser(
         "count", help="count every solution", description="Count the solutions of the N×N board."
     )
@@ -206,6 +227,8 @@ def run(args: argparse.Namespace) -> int:
             return run_solve(args)
         if args.action == "count":
             return run_count(args)
+        if args.action == "backtrack":
+            return run_backtrack(args)
         return Game(parse_size(args.n, 8, MAX_PLAY_N)).play()
     except InputError as error:
         print(f"gridgames queens: error: {error}", file=sys.stderr)
@@ -244,6 +267,33 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         print(" ".join(format_square(square, n) for square in solution))
     return 0
+
+
+def run_backtrack(args: argparse.Namespace) -> int:
+    n = parse_size(args.n, 8, MAX_PLAY_N)
+    fixed = parse_squares(args.fixed, n)
+    limit = parse_size(args.limit, DEFAULT_LIMIT, MAX_LIMIT, what="the step limit")
+    try:
+        Placement.from_queens(n, fixed)
+    except ValueError as error:
+        raise InputError(_describe_bad_fixed(error, n)) from None
+    run = backtrack(n, fixed, limit=limit)
+    width = len(str(len(run.steps)))
+    for number, (kind, square) in enumerate(run.steps, start=1):
+        action = "place" if kind == "place" else "take back"
+        print(f"{number:>{width}}. {action} {format_square(square, n)}")
+    tally = (f"{run.placed} queen{'s' if run.placed != 1 else ''} placed, "
+             f"{run.taken_back} taken back")
+    if run.solution is not None:
+        print(f"the first solution ({tally}):")
+        print(render(Placement.from_queens(n, run.solution)))
+        return 0
+    if run.finished:
+        print(f"no solution keeps the fixed queens: every way was tried ({tally})")
+        return 1
+    print(f"stopped at the step limit, {limit:,}, before a solution ({tally}); "
+          "--limit allows more, and solve finds one at once")
+    return 3
 
 
 @contextlib.contextmanager

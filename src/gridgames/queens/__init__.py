@@ -12,6 +12,7 @@ True
 92
 """
 
+from gridgames.queens.backtracking import Backtrack, Step, backtrack
 from gridgames.queens.board import LINES, Placement, QueenConflictError, Square
 from gridgames.queens.counter import count_solutions, solutions
 from gridgames.queens.solver import DEFAULT_SEED, hint, solve, warm_up
@@ -19,9 +20,12 @@ from gridgames.queens.solver import DEFAULT_SEED, hint, solve, warm_up
 __all__ = [
     "DEFAULT_SEED",
     "LINES",
+    "Backtrack",
     "Placement",
     "QueenConflictError",
     "Square",
+    "Step",
+    "backtrack",
     "count_solutions",
     "hint",
     "solutions",

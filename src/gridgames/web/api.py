@@ -480,6 +480,23 @@ async def queens_hint(body: s.QueensSolve, engine: Engine, request: Request) -> 
     return s.QueensHint(square=None if square is None else list(square))
 
 
+@router.post("/queens/backtrack", response_model=s.QueensBacktrack,
+             responses={**_ERRORS, **_BUSY}, tags=["queens"])
+async def queens_backtrack(body: s.QueensBacktrackRequest, engine: Engine,
+                           request: Request) -> s.QueensBacktrack:
+    """The textbook backtracking search from the given queens, step by step (each queen
+    placed and taken back, row by row from the top), to watch it: up to the first
+    solution, a proof that none exists, or ``limit`` steps."""
+    squares = _squares(body.queens)
+    queens.Placement.from_queens(body.n, squares)  # bad input fails here, not in a worker
+    run, _ = await engine.run(functools.partial(queens.backtrack, limit=body.limit),
+                              body.n, squares, key=client_key(request))
+    return s.QueensBacktrack(
+        steps=[s.QueensStep(kind=step.kind, square=list(step.square)) for step in run.steps],
+        solution=None if run.solution is None else _pairs(run.solution),
+        finished=run.finished)
+
+
 @router.get("/queens/count", response_model=s.QueensCount, responses={**_ERRORS, **_BUSY},
             tags=["queens"])
 async def queens_count(

@@ -244,6 +244,27 @@ class QueensHint(BaseModel):
     square: Pair | None = Field(description="where to put a queen; null: none works")
 
 
+MAX_BACKTRACK_STEPS = 20_000
+
+
+class QueensBacktrackRequest(QueensSolve):
+    limit: int = Field(5_000, ge=1, le=MAX_BACKTRACK_STEPS,
+                       description="the most steps to record")
+
+
+class QueensStep(BaseModel):
+    kind: Literal["place", "remove"]
+    square: Pair = Field(description="[row, col] of the queen placed or taken back")
+
+
+class QueensBacktrack(BaseModel):
+    steps: list[QueensStep] = Field(description="in order, from the queens kept")
+    solution: PointList | None = Field(description="every queen of the first solution "
+                                       "found; null if none was (see finished)")
+    finished: bool = Field(description="false: stopped at the step limit; true: the "
+                           "solution, or none keeps the queens")
+
+
 class QueensCount(BaseModel):
     n: int
     solutions: int

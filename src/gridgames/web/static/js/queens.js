@@ -9,10 +9,14 @@ const MAX_N = 20;
 const MAX_COUNT = 16;
 const FLASH_MS = 900;
 const QUEEN = '<svg viewBox="0 0 64 64" aria-hidden="true"><use href="#queen-icon"/></svg>';
+const WATCH_STEPS = 5000;  // the most steps of the backtracking search to show
+// The five speeds of watching: a pause between frames, and the steps a frame shows.
+const SPEEDS = [[600, 1], [250, 1], [80, 1], [20, 2], [16, 25]];
 
 const files = (col) => String.fromCharCode(97 + col);
 const squareName = (n, [row, col]) => `${files(col)}${n - row}`;
 const key = (row, col) => `${row},${col}`;
+const queensCount = (count) => `${count.toLocaleString("en")} ${count === 1 ? "queen" : "queens"}`;
 
 class QueensView {
   constructor() {
@@ -28,9 +32,13 @@ class QueensView {
     $("#queens-restart").addEventListener("click", () => this.restart());
     $("#queens-solve").addEventListener("click", () => this.solve());
     $("#queens-hint").addEventListener("click", () => this.hint());
+    $("#queens-watch").addEventListener("click", () => this.watch());
+    $("#queens-watch-pause").addEventListener("click", () => this.pauseWatching());
+    $("#queens-watch-stop").addEventListener("click", () => this.stopWatching());
     this.boardEl.addEventListener("click", (event) => {
       const cell = event.target.closest(".cell");
-      if (cell) this.toggle(Number(cell.dataset.row), Number(cell.dataset.col));
+      if (cell && this.watching) this.say("The search is running: stop it to place queens.");
+      else if (cell) this.toggle(Number(cell.dataset.row), Number(cell.dataset.col));
     });
     this.build();
   }
@@ -214,6 +222,104 @@ class QueensView {
     } catch (error) {
       showError(error);
     }
+  }
+
+  // The textbook backtracking search from the player's queens, shown step by step.
+  async watch() {
+    const queens = [...this.queens.values()].map((q) => [q.row, q.col]);
+    if (queens.length === this.n) {
+      this.say("The board is already complete. Remove some queens to watch the search.", "good");
+      return;
+    }
+    let run;
+    try {
+      run = await post("/queens/backtrack", { n: this.n, queens, limit: WATCH_STEPS });
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    this.watching = { run, next: 0, placed: 0, removed: 0, paused: false, kept: new Map(this.queens) };
+    this.setWatching(true);
+    this.say(queens.length ? "Watching the search complete your board, row by row from the top."
+      : "Watching the search, row by row from the top.");
+    this.frame();
+  }
+
+  setWatching(on) {
+    this.boardEl.classList.toggle("watching", on);
+    $("#queens-watch-panel").hidden = !on;
+    for (const id of ["#queens-solve", "#queens-hint", "#queens-restart", "#queens-watch", "#queens-size"]) {
+      $(id).disabled = on;
+    }
+    $("#queens-watch-pause").textContent = "Pause";
+    if (!on) {
+      clearTimeout(this.watching?.timer);
+      this.watching = null;
+      for (const cell of this.cells) cell.classList.remove("last-place", "last-remove");
+    }
+  }
+
+  // Shows the next steps, then waits as long as the speed says.
+  frame() {
+    const w = this.watching;
+    if (!w || w.paused) return;
+    const [pause, batch] = SPEEDS[Number($("#queens-speed").value) - 1];
+    for (const cell of this.cells) cell.classList.remove("last-place", "last-remove");
+    for (let i = 0; i < batch && w.next < w.run.steps.length; i++) {
+      const { kind, square: [row, col] } = w.run.steps[w.next++];
+      if (kind === "place") {
+        this.queens.set(key(row, col), { row, col, solver: true });
+        w.placed++;
+      } else {
+        this.queens.delete(key(row, col));
+        w.removed++;
+      }
+      if (i === batch - 1 || w.next === w.run.steps.length) {
+        this.cell(row, col).classList.add(kind === "place" ? "last-place" : "last-remove");
+      }
+    }
+    this.update();
+    $("#queens-watch-count").textContent =
+      `Step ${w.next.toLocaleString("en")} of ${w.run.steps.length.toLocaleString("en")}: ` +
+      `${queensCount(w.placed)} placed, ${w.removed.toLocaleString("en")} taken back`;
+    if (w.next < w.run.steps.length) w.timer = setTimeout(() => this.frame(), pause);
+    else this.endWatching();
+  }
+
+  endWatching() {
+    const { run, placed, removed, kept } = this.watching;
+    const tally = `${queensCount(placed)} placed and ${removed.toLocaleString("en")} taken back`;
+    this.setWatching(false);
+    if (run.solution) {
+      this.say(`The search found a solution: ${tally}.`, "good");
+    } else if (run.finished) {
+      this.queens = kept;
+      this.update();
+      this.say(`No solution keeps your queens: the search tried every way (${tally}). Remove some and try again.`, "bad");
+    } else {
+      this.queens = kept;
+      this.update();
+      this.say(`The search had not finished after ${run.steps.length.toLocaleString("en")} steps (${tally}): ` +
+        "on this board plain backtracking takes very long. Solve uses a faster method.", "bad");
+    }
+  }
+
+  pauseWatching() {
+    const w = this.watching;
+    if (!w) return;
+    w.paused = !w.paused;
+    $("#queens-watch-pause").textContent = w.paused ? "Resume" : "Pause";
+    if (w.paused) clearTimeout(w.timer);
+    else this.frame();
+  }
+
+  stopWatching() {
+    const w = this.watching;
+    if (!w) return;
+    this.queens = w.kept;
+    this.setWatching(false);
+    this.update();
+    this.say("Search stopped: your queens are as they were.");
   }
 
   async count() {

@@ -734,6 +734,7 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         assert "/join/" not in friend.evaluate("location.hash")  # the token leaves the bar
         assert friend.locator("#watching").is_hidden() and friend.locator("#invite").is_hidden()
         assert friend.locator("#white-player").inner_text() == "You"
+        assert friend.locator("#hint").is_hidden() and host.locator("#hint").is_hidden()
         host.wait_for_selector("#white-player:text-is('Your friend')")  # they are here
         # Black is the host's move: the friend's click is refused here.
         friend.mouse.click(*intersection(friend, 2, 2))

@@ -46,6 +46,10 @@ def test_each_token_plays_its_own_colour(client: TestClient) -> None:
     assert_error(client.post(f"{GAMES}/{game_id}/invite", json={"seat": "first"},
                              headers=friend), 403, "not_a_player", "created the game")
     assert client.delete(f"{GAMES}/{game_id}", headers=friend).status_code == 403
+    # No hints: anyone may ask for one, so they would help one player against the other.
+    for headers in (player(game_id), friend, {}):
+        assert_error(client.get(f"{GAMES}/{game_id}/hint", headers=headers), 409,
+                     "two_devices", "hints are off")
     # Resigning is the caller's own, whoever is to move.
     state = client.post(f"{GAMES}/{game_id}/resign", headers=friend).json()
     assert (state["outcome"]["winner"], state["outcome"]["termination"]) == (
@@ -93,6 +97,7 @@ def test_seats_follow_the_opening_colours(client: TestClient) -> None:
 
     assert_error(act(friend, "place h8"), 409, "not_your_turn",
                  "the first player is to act in the opening, and you are the second")
+    assert_error(client.get(f"{GAMES}/{game_id}/opening/hint"), 409, "two_devices")
     for action in ("place h8", "place h9", "place j8"):
         assert act(player(game_id), action).status_code == 200
     assert_error(act(player(game_id), "choose black"), 409, "not_your_turn")

@@ -523,6 +523,7 @@ class GomokuService:
     async def hint(self, game_id: str) -> Searched:
         """The engine's suggestion for the human to move."""
         game = self.get(game_id)
+        _no_hints_between_devices(game)
         if game.in_opening:
             raise OpeningUnderWayError("hints are for moves, and the opening is under way")
         if game.over:
@@ -536,6 +537,7 @@ class GomokuService:
         """The actions the computer would take for the human to act in the opening, and
         the points its first one names (stones, offers or the pick)."""
         game = self.get(game_id)
+        _no_hints_between_devices(game)
         opening = _opening_for_human(game, instead="ask for a move's hint")
         (actions, _), _ = await self.engine.run(
             opening_decision, game.saved.width, game.saved.height, game.board.rule.value,
@@ -979,6 +981,15 @@ def _replayed(game: Game) -> Opening:
     saved = game.saved
     return Opening.replay(opening.rule, Board(saved.width, saved.height, rule=game.board.rule),
                           opening.history)
+
+
+def _no_hints_between_devices(game: Game) -> None:
+    """Hints help whoever asks, and anyone may ask: between two devices they would
+    help one player against the other."""
+    if game.friend is not None:
+        raise TwoDevicesError("hints are off in a game played on two devices, where "
+                              "they would help one player against the other; the game's "
+                              "review is open once it is over")
 
 
 def _over_reason(game: Game) -> str:

@@ -449,6 +449,8 @@ class GameView {
     const yourTurn = playing && (this.humans() === 1 || this.mySeat() !== null) && this.mine()
       && (humanToMove || this.humanActs());
     document.title = `${yourTurn ? "● Your turn · " : ""}Gomoku · gridgames`;
+    // No hints on two devices: they would help one player against the other.
+    $("#hint").hidden = Boolean(s.friend);
     $("#hint").disabled = !playing || !(humanToMove || this.humanActs()) || !this.mine() || this.hintPending;
     $("#resign").disabled = !playing || Boolean(s.outcome) || Boolean(opening) || this.humans() === 0;
     // Undo takes back a human move made after the opening's stones: none yet (e.g. only

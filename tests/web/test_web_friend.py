@@ -4,6 +4,7 @@ own seat alone, and what only the creator, or neither, may do."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,30 @@ def test_a_rematch_against_the_computer_changes_sides(client: TestClient) -> Non
     assert client.delete(f"{GAMES}/{new_id}", headers=player(game_id)).status_code == 204
     again = client.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id)).json()
     assert again["id"] != new_id and again["players"]["black"] == "computer"
+
+
+def test_on_two_devices_the_clock_waits_for_each_sides_first_move(client: TestClient) -> None:
+    """The friend may open the link minutes later: no time runs before each side has
+    moved once, and then it runs as on one device."""
+    game_id = new_game(client, clock="1+0")["id"]
+    assert client.get(f"{GAMES}/{game_id}").json()["clock"]["running"] == "black"
+    time.sleep(0.3)  # charged to black on one device, given back by the invitation
+    friend = invite(client, game_id, "second")
+    clock = client.get(f"{GAMES}/{game_id}").json()["clock"]
+    assert clock["running"] is None and clock["black_ms"] == clock["white_ms"] == 60_000
+    play(client, game_id, 4, 4)  # black's first move: free, and white's clock waits too
+    time.sleep(0.3)
+    state = client.get(f"{GAMES}/{game_id}").json()
+    assert state["clock"]["running"] is None and state["clock"]["white_ms"] == 60_000
+    move(client, game_id, friend, 5, 5)  # white's first: now black's time runs
+    time.sleep(0.3)
+    clock = client.get(f"{GAMES}/{game_id}").json()["clock"]
+    assert clock["running"] == "black" and clock["white_ms"] == 60_000
+    assert 59_000 < clock["black_ms"] <= 59_700
+    play(client, game_id, 4, 5)
+    clock = client.get(f"{GAMES}/{game_id}").json()["clock"]
+    assert clock["running"] == "white" and clock["black_ms"] <= 59_700
+    # A rematch waits in the same way for both.
+    client.post(f"{GAMES}/{game_id}/resign", headers=friend)
+    rematch = client.post(f"{GAMES}/{game_id}/rematch", headers=friend).json()
+    assert rematch["clock"]["running"] is None and rematch["clock"]["text"] == "1+0"

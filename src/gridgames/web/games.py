@@ -16,7 +16,9 @@ moves begin (after the opening), the computer spends its own as a Gomocup brain
 spends a match clock, and the side whose time runs out loses, whether or not it
 is thinking: a timer ends the game at that moment. The computer's clock does not
 run while its move waits for a free worker, and no clock runs while the server
-is down: neither a busy server nor a stopped one costs a player time.
+is down: neither a busy server nor a stopped one costs a player time. On two
+devices the clock starts once each side has made a move, as on online servers,
+so that nobody's time runs before they have arrived.
 """
 
 from __future__ import annotations
@@ -211,6 +213,11 @@ class Game:
         return 0 if self.opening is None else len(self.opening.board)
 
     @property
+    def moves_played(self) -> int:
+        """The moves played after the opening's stones."""
+        return len(self.board) - self.opening_stones
+
+    @property
     def opening_actor(self) -> str | None:
         """Who acts next in the opening (None when no opening is under way)."""
         if self.opening is None or self.opening.to_act is None:
@@ -370,7 +377,7 @@ class GomokuService:
             first_player = white
         board.push_many(moves or [])
         if game_clock is not None and (settled is None or settled.done) \
-                and not board.is_game_over():
+                and not board.is_game_over() and guest is None:
             game_clock.start(board.to_move, time.time())
         # Black is to move, or under an opening rule the first player to act.
         if not board.is_game_over() and (black if board.to_move is Color.BLACK
@@ -584,6 +591,13 @@ class GomokuService:
         saved = game.saved
         saved.guest_token_hash, saved.guest_seat, saved.guest_joined = token_hash, seat.label, False
         self.store.set_guest(game.id, token_hash, seat.label)
+        clock = game.clock
+        if clock is not None and clock.running is not None and game.moves_played < 2:
+            # The friend is not here yet: the clock waits for each side's first move.
+            game.clock = GameClock(initial_ms=clock.initial_ms, increment_ms=clock.increment_ms)
+            saved.clock = game.clock.to_dict()
+            self.store.set_clock(game.id, saved.clock)
+            self._disarm_flag(game)
         game.version += 1
         self._publish(game)
         return game
@@ -727,10 +741,16 @@ class GomokuService:
 
     def _press_clock(self, game: Game) -> int:
         """The side to move has moved: the time its move took (ms), taken off its clock
-        (0 without a clock)."""
-        if game.clock is None or game.clock.running is None:
+        (0 without a clock). On two devices a clock that waits for each side's first
+        move starts after the second side's."""
+        clock = game.clock
+        if clock is None:
             return 0
-        return game.clock.press(time.time())
+        if clock.running is None:
+            if game.friend is not None and game.moves_played >= 1:
+                clock.start(game.board.to_move.other, time.time())
+            return 0
+        return clock.press(time.time())
 
     def _disarm_flag(self, game: Game) -> None:
         if game.flag_timer is not None:

@@ -482,6 +482,9 @@ class GameView {
     const clock = this.state?.clock;
     $("#clocks").hidden = !clock;
     if (!clock) return;
+    const s = this.state;
+    $("#clocks").title = s.friend && !clock.running && !s.outcome
+      ? "On two devices the clock starts once each side has made a move" : "";
     for (const color of ["black", "white"]) {
       const running = clock.running === color;
       const counting = running && !clock.paused;  // paused: waiting for a free engine

@@ -761,7 +761,7 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         host.click("#dialog-rematch")
         host.wait_for_function("first => location.hash !== first", arg=first)
         friend.wait_for_selector("#dialog-rematch:text-is('Play the rematch')")
-        assert "Your friend asks for a rematch." in friend.locator("#result-text").inner_text()
+        assert "A rematch is ready for you both." in friend.locator("#result-text").inner_text()
         friend.click("#dialog-rematch")
         friend.wait_for_selector("#black-player:text-is('You')")
         host.wait_for_selector("#black-player:text-is('Your friend')")

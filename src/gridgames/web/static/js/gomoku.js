@@ -607,7 +607,7 @@ class GameView {
     // Only the players may start a rematch; on two devices, the first to ask starts it.
     $("#dialog-rematch").hidden = this.token === null;
     $("#dialog-rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
-    if (s.rematch && s.friend) text += " Your friend asks for a rematch.";
+    if (s.rematch && s.friend) text += " A rematch is ready for you both.";
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;
     const dialog = $("#result-dialog");

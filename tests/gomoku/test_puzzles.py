@@ -51,11 +51,15 @@ def test_the_shipped_set_covers_every_rule_and_is_ordered_by_length():
     assert counts[Rule.FREESTYLE] >= 50 and counts[Rule.RENJU] >= 30, counts
     assert counts[Rule.STANDARD] >= 15 and counts[Rule.CARO] >= 15, counts
     assert sum(FOUL_TRAP in p.themes for p in load_puzzles("renju")) >= 10
-    assert list(range(1, len(PUZZLES) + 1)) == IDS
+    assert list(range(1, len(PUZZLES) + 1)) == sorted(IDS)
     lengths = [p.length for p in PUZZLES]
-    assert lengths == sorted(lengths)
+    assert lengths == sorted(lengths)  # listed easiest first, whatever their ids
     assert all(MIN_LENGTH <= n <= MAX_LENGTH for n in lengths)
     assert puzzles_from_json(puzzles_to_json(PUZZLES)) == PUZZLES
+    # The ids of the first sets, which players' progress is kept by, never change.
+    assert [(p.id, p.rule, p.length) for p in PUZZLES if p.id in (1, 140, 141, 160)] == [
+        (1, Rule.FREESTYLE, 3), (140, Rule.FREESTYLE, 7), (141, Rule.FREESTYLE, 7),
+        (160, Rule.RENJU, 9)]
 
 
 @pytest.mark.parametrize("puzzle_id", IDS)

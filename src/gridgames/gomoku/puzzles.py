@@ -407,8 +407,11 @@ def puzzles_from_json(text: str) -> list[Puzzle]:
 
 @cache
 def _shipped() -> tuple[Puzzle, ...]:
+    """The shipped puzzles, easiest first. Ids stay as they were made (players' progress
+    is kept by id), and later sets are added after the first, so the file's order is
+    by set; the list's is by length, then id."""
     text = (resources.files("gridgames.gomoku") / "data" / _DATA_FILE).read_text("utf-8")
-    return tuple(puzzles_from_json(text))
+    return tuple(sorted(puzzles_from_json(text), key=lambda p: (p.length, p.id)))
 
 
 def load_puzzles(rule: Rule | str | None = None) -> list[Puzzle]:
@@ -431,8 +434,9 @@ def get_puzzle(puzzle_id: object) -> Puzzle:
     for puzzle in puzzles:
         if puzzle.id == puzzle_id:
             return puzzle
+    ids = [p.id for p in puzzles]
     raise ValueError(f"no puzzle {puzzle_id}; the puzzles are numbered "
-                     f"{puzzles[0].id} to {puzzles[-1].id}")
+                     f"{min(ids)} to {max(ids)}")
 
 
 # ---------------------------------------------------------------------------

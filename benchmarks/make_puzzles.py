@@ -24,8 +24,9 @@ longest candidate, or one of a theme still wanted), and positions equal under th
 board's eight symmetries are kept once. Renju puzzles are split into *foul traps*
 (white wins because black's only block on the line is forbidden; at least
 ``--foul-traps``), *avoid-fouls* (black's attack meets a four on a forbidden point
-along the line; at least ``--avoid-fouls``) and the rest. The file lists the
-puzzles by length, then rule.
+along the line; at least ``--avoid-fouls``) and the rest. The file lists each set
+by length, then rule; a set added with ``--append`` comes after the ones before,
+with the next ids, and the library lists the whole by length, then id.
 
 Everything is bounded by nodes, never by time, so a rerun with the same records,
 seed and options writes the same file. Stop early with Ctrl+C: nothing is written.

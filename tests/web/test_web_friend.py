@@ -129,6 +129,29 @@ def test_an_invitation_survives_a_killed_server(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_rematch_survives_a_killed_server(tmp_path: Path) -> None:
+    """The new game and the finished game's link to it are committed together."""
+    db = tmp_path / "games.sqlite3"
+    server = Server(db)
+    try:
+        game_id = new_game(server.http)["id"]
+        friend = invite(server.http, game_id, "second")
+        server.http.post(f"{GAMES}/{game_id}/resign", headers=friend)
+        rematch = server.http.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id))
+        new_id = rematch.json()["id"]
+    finally:
+        server.kill()
+    server = Server(db)
+    try:
+        assert server.http.get(f"{GAMES}/{game_id}").json()["rematch"] == new_id
+        state = move(server.http, new_id, friend, 4, 4).json()  # the friend is black now
+        assert state["moves"] == [[4, 4]] and state["friend"] == "first"
+        again = server.http.post(f"{GAMES}/{game_id}/rematch", headers=friend).json()
+        assert again["id"] == new_id and again["friend_joined"]
+    finally:
+        server.stop()
+
+
 def test_the_creator_sees_when_the_friend_has_opened_the_invitation(client: TestClient) -> None:
     game_id = new_game(client)["id"]
     friend = invite(client, game_id, "second")

@@ -333,7 +333,7 @@ def test_watching_the_backtracking_search(page: Any) -> None:
     speed = "value => { document.querySelector('#queens-speed').value = value; }"
     page.evaluate(speed, "2")  # slow: it can be caught, paused and stopped
     page.click("#queens-watch")
-    page.wait_for_selector("#queens-board.watching .cell.last-place")
+    page.wait_for_selector("#queens-board.searching .cell.last-place")
     assert page.locator("#queens-solve").is_disabled()
     page.click("#queens-watch-pause")
     assert page.locator("#queens-watch-pause").inner_text() == "Resume"
@@ -734,7 +734,11 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         assert "/join/" not in friend.evaluate("location.hash")  # the token leaves the bar
         assert friend.locator("#watching").is_hidden() and friend.locator("#invite").is_hidden()
         assert friend.locator("#white-player").inner_text() == "You"
-        assert friend.locator("#hint").is_hidden() and host.locator("#hint").is_hidden()
+        # No engine help on either page while the game is played: no hint, no analysis.
+        for page in (friend, host):
+            assert page.locator("#hint").is_hidden()
+            assert page.locator("#analysis-row").is_hidden()
+            assert page.locator("#eval-bar").is_hidden()
         host.wait_for_selector("#white-player:text-is('Your friend')")  # they are here
         # Black is the host's move: the friend's click is refused here.
         friend.mouse.click(*intersection(friend, 2, 2))
@@ -753,15 +757,18 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         friend.once("dialog", lambda dialog: dialog.accept())
         friend.click("#resign")
         host.wait_for_selector("#result-dialog[open]")
-        assert host.locator("#result-text").inner_text() == "White resigned after 2 moves."
+        assert host.locator("#result-text").inner_text() == "Your friend resigned after 2 moves."
         assert host.locator("#result-title").inner_text() == "You win!"
         assert friend.locator("#result-title").inner_text() == "Your friend wins"
+        assert host.locator("#analysis-row").is_visible()  # once it is over, it is back
         # A rematch: the host asks, the friend's page is told and follows; sides change.
         first = host.evaluate("location.hash")
         host.click("#dialog-rematch")
         host.wait_for_function("first => location.hash !== first", arg=first)
         friend.wait_for_selector("#dialog-rematch:text-is('Play the rematch')")
-        assert "A rematch is ready for you both." in friend.locator("#result-text").inner_text()
+        assert friend.locator("#result-text").inner_text() == (
+            "You resigned after 2 moves. A rematch is ready for you both.")
+        shot(friend, "friend-rematch-ready", full_page=False)
         friend.click("#dialog-rematch")
         friend.wait_for_selector("#black-player:text-is('You')")
         host.wait_for_selector("#black-player:text-is('Your friend')")

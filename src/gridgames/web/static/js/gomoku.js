@@ -593,20 +593,26 @@ class GameView {
       const winner = s.outcome.winner;
       const human = s.players[winner] === "human";
       const against = this.humans() === 1;
+      // On two devices each page names the sides "You" and "Your friend".
       const seat = this.mySeat();
+      const mine = seat ? this.seatColour(seat) : null;
+      const who = (colour) => (!mine ? capital(colour) : colour === mine ? "You" : "Your friend");
+      const whose = (colour) => (!mine ? `${capital(colour)}'s` : colour === mine ? "Your" : "Your friend's");
       title = against ? (human ? "You win!" : "The computer wins")
-        : seat ? (this.seatColour(seat) === winner ? "You win!" : "Your friend wins")
+        : mine ? (mine === winner ? "You win!" : "Your friend wins")
         : `${capital(winner)} wins!`;
-      const loser = capital(winner === "black" ? "white" : "black");
+      const loser = winner === "black" ? "white" : "black";
       const moves = `${s.moves.length} ${s.moves.length === 1 ? "move" : "moves"}`;
       text = {
-        "time forfeit": `${loser}'s time ran out after ${moves}.`,
-        resignation: `${loser} resigned after ${moves}.`,
-      }[s.outcome.termination] ?? `${capital(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
+        "time forfeit": `${whose(loser)} time ran out after ${moves}.`,
+        resignation: `${who(loser)} resigned after ${moves}.`,
+      }[s.outcome.termination] ?? `${who(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
     // Only the players may start a rematch; on two devices, the first to ask starts it.
     $("#dialog-rematch").hidden = this.token === null;
     $("#dialog-rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
+    $("#dialog-rematch").classList.toggle("primary", Boolean(s.rematch));
+    $("#dialog-new-game").classList.toggle("primary", !s.rematch);
     if (s.rematch && s.friend) text += " A rematch is ready for you both.";
     $("#result-title").textContent = title;
     $("#result-text").textContent = text;

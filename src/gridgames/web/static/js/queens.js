@@ -246,7 +246,7 @@ class QueensView {
   }
 
   setWatching(on) {
-    this.boardEl.classList.toggle("watching", on);
+    this.boardEl.classList.toggle("searching", on);
     $("#queens-watch-panel").hidden = !on;
     for (const id of ["#queens-solve", "#queens-hint", "#queens-restart", "#queens-watch", "#queens-size"]) {
       $(id).disabled = on;

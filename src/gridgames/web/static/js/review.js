@@ -36,7 +36,7 @@ const PANEL = `
     <span id="variation-text"></span>
     <button type="button" class="chip" id="variation-close">Back to the game</button>
   </div>
-  <div class="analysis-row">
+  <div class="analysis-row" id="analysis-row">
     <label class="toggle"><input type="checkbox" id="analysis-toggle"><span>Analysis</span></label>
     <label class="candidate-count">best
       <select id="analysis-count" aria-label="Candidates shown">
@@ -45,7 +45,7 @@ const PANEL = `
     </label>
     <small class="analysis-depth" id="analysis-depth"></small>
   </div>
-  <div class="review-row">
+  <div class="review-row" id="review-row">
     <button type="button" class="button" id="review-start">Review game</button>
     <progress id="review-progress" max="1" value="0" hidden></progress>
   </div>
@@ -279,6 +279,10 @@ export class ReviewPanel {
       const names = this.variation.map((p) => pointName(p, state.height)).join(" ");
       $("#variation-text").textContent = `After move ${this.ply}: ${names}`;
     }
+    // On two devices the engine's view waits for the end of the game, as hints do.
+    const live = Boolean(state.friend) && !state.outcome;
+    for (const id of ["#eval-bar", "#analysis-row", "#review-row"]) $(id).hidden = live;
+    if (live) $("#analysis-toggle").checked = false;
     const running = this.reviewState === "running";
     $("#review-start").disabled = running || moves === 0;
     $("#review-start").textContent = running ? "Reviewing…" : this.review ? "Review again" : "Review game";

@@ -66,8 +66,8 @@ def relative_opening(text: str, width: int, height: int) -> list[Point] | None:
         return None
     numbers = [int(n) for n in text.replace(",", " ").split()]
     if len(numbers) % 2:
-        raise ValueError(f"{len(numbers)} numbers, an odd count: a relative opening is "
-                         "dx,dy pairs, such as 0,0, 1,0, 1,3")
+        raise ValueError(f"an odd count of numbers ({len(numbers)}): a relative opening "
+                         "is dx,dy pairs, such as 0,0, 1,0, 1,3")
     cx, cy = width // 2, height // 2
     return [(cx + dx, cy + dy) for dx, dy in zip(numbers[::2], numbers[1::2], strict=True)]
 

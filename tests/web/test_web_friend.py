@@ -110,7 +110,9 @@ def test_seats_follow_the_opening_colours(client: TestClient) -> None:
     assert move(client, game_id, friend, 14, 14).status_code == 200
 
 
-def test_an_invitation_survives_a_killed_server(tmp_path: Path) -> None:
+def test_an_invitation_and_a_rematch_survive_a_killed_server(tmp_path: Path) -> None:
+    """The friend's token, and then the rematch with the finished game's link to it
+    (committed together), are on disk when the server is SIGKILLed."""
     db = tmp_path / "games.sqlite3"
     server = Server(db)
     try:
@@ -125,20 +127,9 @@ def test_an_invitation_survives_a_killed_server(tmp_path: Path) -> None:
     try:
         state = move(server.http, game_id, friend, 5, 5).json()
         assert state["moves"] == [[4, 4], [5, 5]] and state["friend"] == "second"
-    finally:
-        server.stop()
-
-
-def test_a_rematch_survives_a_killed_server(tmp_path: Path) -> None:
-    """The new game and the finished game's link to it are committed together."""
-    db = tmp_path / "games.sqlite3"
-    server = Server(db)
-    try:
-        game_id = new_game(server.http)["id"]
-        friend = invite(server.http, game_id, "second")
         server.http.post(f"{GAMES}/{game_id}/resign", headers=friend)
-        rematch = server.http.post(f"{GAMES}/{game_id}/rematch", headers=player(game_id))
-        new_id = rematch.json()["id"]
+        new_id = server.http.post(f"{GAMES}/{game_id}/rematch",
+                                  headers=player(game_id)).json()["id"]
     finally:
         server.kill()
     server = Server(db)

@@ -3,9 +3,9 @@
     gridgames queens [--n N]                        play (default 8×8)
     gridgames queens solve --n N [--fixed SQUARES]  complete a board, keeping those queens
     gridgames queens count --n N                    count every solution
+    gridgames queens count --n N --cluster ADDRESS  count on a Ray cluster
     gridgames queens backtrack --n N [--fixed SQUARES] [--limit STEPS]
                                                     the textbook search, step by step
-    gridgames queens count --n N --cluster ADDRESS  count on a Ray cluster
 
 Squares are written for people: rows are numbered 1..N from the top and
 columns are numbered 1..N from the left, as ``ROW,COL`` (``3,5``). On boards

@@ -77,10 +77,14 @@ function friendGames() {
   }
 }
 
+function playAsFriend(id) {
+  localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames().filter((g) => g !== id), id]));
+}
+
 // An invitation link (#/gomoku/ID/join/TOKEN): this browser plays the friend's seat.
 export function joinGame(id, token) {
-  localStorage.setItem(TOKENS_KEY, JSON.stringify({ ...tokens(), [id]: token }));
-  localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames().filter((g) => g !== id), id]));
+  keepToken({ id, token });
+  playAsFriend(id);
   post(`/gomoku/games/${encodeURIComponent(id)}/join`, undefined, token).catch(showError);
   location.replace(`#/gomoku/${encodeURIComponent(id)}`);
 }
@@ -728,9 +732,7 @@ class GameView {
     try {
       const state = await post(`/gomoku/games/${this.id}/rematch`, undefined, this.token);
       keepToken({ id: state.id, token: this.token });
-      if (this.asFriend) {
-        localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames(), state.id]));
-      }
+      if (this.asFriend) playAsFriend(state.id);
       location.hash = `#/gomoku/${state.id}`;
     } catch (error) {
       showError(error);

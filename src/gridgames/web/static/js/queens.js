@@ -292,16 +292,14 @@ class QueensView {
     this.setWatching(false);
     if (run.solution) {
       this.say(`The search found a solution: ${tally}.`, "good");
-    } else if (run.finished) {
-      this.queens = kept;
-      this.update();
-      this.say(`No solution keeps your queens: the search tried every way (${tally}). Remove some and try again.`, "bad");
-    } else {
-      this.queens = kept;
-      this.update();
-      this.say(`The search had not finished after ${run.steps.length.toLocaleString("en")} steps (${tally}): ` +
-        "on this board plain backtracking takes very long. Solve uses a faster method.", "bad");
+      return;
     }
+    this.queens = kept;  // no solution on the board: the player's queens come back
+    this.update();
+    this.say(run.finished
+      ? `No solution keeps your queens: the search tried every way (${tally}). Remove some and try again.`
+      : `The search had not finished after ${run.steps.length.toLocaleString("en")} steps (${tally}): ` +
+        "on this board plain backtracking takes very long. Solve uses a faster method.", "bad");
   }
 
   pauseWatching() {

@@ -68,7 +68,8 @@ class Rule(Enum):
         if number == 2:
             return cls.RENJU
         allowed = ", ".join(f"{v} ({r.value})" for r, v in _GOMOCUP.items())
-        raise ValueError(f"unknown Gomocup rule {number}; allowed: {allowed}, 2 (renju)")
+        raise ValueError(f"unknown Gomocup rule {number}; allowed: {allowed}, "
+                         "or 2 (renju, as Yixin numbers it)")
 
     @classmethod
     def from_name(cls, name: str) -> Rule:

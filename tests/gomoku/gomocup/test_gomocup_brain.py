@@ -291,6 +291,15 @@ def test_huge_info_values_are_no_limit_rather_than_a_failed_search(talk: Talk) -
     assert brain.max_nodes == 3000
 
 
+def test_a_good_value_replaces_a_refused_one_before_it_is_reported(talk: Talk) -> None:
+    assert talk("INFO rule 99", "INFO rule 4", "START 15") == ["OK"]
+    assert talk.brain.board.rule is Rule.RENJU  # type: ignore[attr-defined]
+    # a good value of another key leaves the refusal standing
+    talk("INFO rule 99", "INFO timeout_turn 100")
+    (reply,) = talk("START 15")
+    assert reply.startswith("ERROR INFO rule 99") and "allowed: 0 (freestyle)" in reply
+
+
 def test_pending_error_on_board_comes_after_done(talk: Talk) -> None:
     quick(talk)
     talk("INFO rule 77")

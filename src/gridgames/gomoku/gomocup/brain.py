@@ -164,6 +164,7 @@ class Brain:
         self.max_nodes: int | None = None
         self.game_type = 1
         self.pending_error: str | None = None
+        self._pending_key: str | None = None  # the INFO key pending_error is about
         self.stop = threading.Event()  # stops the current search (YXSTOP)
         self.quit = threading.Event()  # END was read: stop everything
         self.thinking = False
@@ -241,7 +242,7 @@ class Brain:
         if self.pending_error is None:
             return False
         self.write(_one_line(f"ERROR {self.pending_error}"))
-        self.pending_error = None
+        self.pending_error = self._pending_key = None
         return True
 
     # -- game set-up -------------------------------------------------------------
@@ -692,6 +693,10 @@ class Brain:
         except (CommandError, ProtocolError) as error:
             # The manager does not read replies to INFO: report at the next command.
             self.pending_error = _clip(f"INFO {_clip(key)} {_clip(value)}: {error}", 200)
+            self._pending_key = key
+        else:
+            if key == self._pending_key:  # a good value replaces the one refused
+                self.pending_error = self._pending_key = None
 
     def _set_info(self, key: str, value: str) -> None:
         if key in ("timeout_turn", "timeout_match", "max_memory"):

@@ -183,6 +183,17 @@ def test_undo_after_game_over(client: TestClient) -> None:
     assert state["outcome"] is None and len(state["moves"]) == len(BLACK_WINS) - 1
 
 
+def test_a_resignation_is_not_taken_back(client: TestClient) -> None:
+    game_id = new_game(client)["id"]
+    play(client, game_id, 1, 1)
+    play(client, game_id, 2, 2)
+    resigned = client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id)).json()
+    assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)),
+                 409, "game_over", "resigned", "cannot be taken back")
+    assert client.get(f"{GAMES}/{game_id}").json()["moves"] == resigned["moves"] == [[1, 1],
+                                                                                      [2, 2]]
+
+
 def test_hint(client: TestClient) -> None:
     game_id = new_game(client)["id"]
     for move in [(4, 4), (0, 0), (4, 5), (0, 1), (4, 6), (0, 8)]:

@@ -243,7 +243,8 @@ async def opening_action(player: Seated, body: s.OpeningAction,
              responses=_PLAYER_ERRORS, tags=["gomoku"])
 async def undo_move(player: Seated, service: Service) -> s.GameState:
     """Take back the last human move (and the computer's reply, or its search); players only.
-    Not in a game on a clock, nor in one played on two devices (409)."""
+    Not in a game on a clock, nor in one played on two devices, nor after a resignation
+    (409)."""
     return game_state(service.undo(player.game.id))
 
 

@@ -481,7 +481,7 @@ class GomokuService:
         """Take back moves until a human is to move (one move when both sides are human).
 
         Against the computer this takes back its reply too, or stops its search.
-        The opening's stones are never taken back.
+        The opening's stones are never taken back, nor is a resignation.
         """
         game = self.get(game_id)
         if game.in_opening:
@@ -491,6 +491,8 @@ class GomokuService:
         if game.friend is not None:
             raise TwoDevicesError("moves cannot be taken back in a game played on two "
                                   "devices: your friend's moves are theirs")
+        if game.loser is not None:  # a five may be taken back
+            raise GameOverError(f"{_over_reason(game)}; a resignation cannot be taken back")
         movers = [Color.BLACK if i % 2 == 0 else Color.WHITE
                   for i in range(len(game.board.move_stack))]
         human_moves = [i for i, color in enumerate(movers)

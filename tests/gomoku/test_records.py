@@ -125,6 +125,16 @@ def test_bad_psq_records_say_what_is_wrong(tmp_path):
         from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\n1,1,0\n")
     with pytest.raises(RecordError, match="empty"):
         from_psq("\n\n")
+    # a move off the board is named as the file writes it, counted from 1
+    for line in ("16,1,0", "0,0,0"):
+        with pytest.raises(RecordError, match=rf"move 2 \('{line}'\) is off the board: "
+                                              "[.]psq moves count from 1, x 1 to 15"):
+            from_psq(f"Piskvorky 15x15, 0:0, 0\n1,1,0\n{line}\n")
+    # a move that is not numbers does not end the moves silently
+    with pytest.raises(RecordError, match=r"move 2 \('a,b,0'\) is not a move"):
+        from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\na,b,0\n2,2,0\n")
+    named = from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\npbrain-x.exe\nhomo-2\n0\n")
+    assert (named.moves, named.black, named.white) == ([(0, 0)], "pbrain-x.exe", "")
     with pytest.raises(RecordError, match="cannot read"):
         load(tmp_path / "missing.json")
 

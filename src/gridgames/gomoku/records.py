@@ -213,6 +213,8 @@ def is_psq(text: str) -> bool:
 
 _PSQ_HEADER = re.compile(r"Piskvorky (\d+)x(\d+),\s*(-?\d+):(-?\d+),\s*(\d+)")
 _PSQ_MOVE = re.compile(r"(-?\d+),(-?\d+)(?:,(-?\d+))?")
+# A line shaped like a move whose fields are not all numbers (a name has no commas).
+_PSQ_BAD_MOVE = re.compile(r"[^,\s]{1,8},[^,\s]{1,8}(?:,[^,\s]{0,12})?")
 
 
 def to_psq(record: GameRecord) -> str:
@@ -248,9 +250,17 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     times: list[int] = []
     rest = lines[1:]
     while rest and (match := _PSQ_MOVE.fullmatch(rest[0])):
-        moves.append((int(match[1]) - 1, int(match[2]) - 1))
+        x, y = int(match[1]), int(match[2])
+        if not (1 <= x <= width and 1 <= y <= height):
+            raise RecordError(f"move {len(moves) + 1} ({rest[0]!r}) is off the board: .psq "
+                              f"moves count from 1, x 1 to {width} and y 1 to {height}")
+        moves.append((x - 1, y - 1))
         times.append(int(match[3] or 0))
         rest.pop(0)
+    if rest and _PSQ_BAD_MOVE.fullmatch(rest[0]):
+        # the moves would stop here silently and the line be taken for a player's name
+        raise RecordError(f"move {len(moves) + 1} ({rest[0]!r}) is not a move: a .psq move "
+                          "is x,y,time in whole numbers, like 8,8,0")
     names = [line for line in rest if line and not line.lstrip("-").isdigit()]
     record = GameRecord(width, height, rule, moves, times)
     # Piskvork names a human player "homo-1" / "homo-2".

@@ -9,12 +9,12 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
 from web_helpers import (
     GAMES,
+    assert_error,
     created,
     free_port,
     gridgames_command,
@@ -30,14 +30,6 @@ from gridgames.queens import count_solutions
 from gridgames.web import create_app
 from gridgames.web.app import STATIC
 from gridgames.web.engine import EngineBusyError, EnginePool
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    assert body["error"] == code and body["detail"]
-    return body
-
 
 # -- player tokens -----------------------------------------------------------------
 
@@ -249,6 +241,23 @@ def test_request_bodies_are_limited(client: TestClient) -> None:
     assert "bytes" in body["detail"]
     # A legitimate large record still fits.
     assert_error(client.post(f"{GAMES}/import", json={"text": "y" * 150_000}), 422, "bad_record")
+    # sent in chunks, with no length to refuse it by beforehand
+    chunks = (b"x" * 65_536 for _ in range(5))
+    assert_error(client.post(GAMES, content=chunks, headers={"content-type": "application/json"}),
+                 413, "body_too_large", "bytes")
+
+
+def test_a_body_that_is_not_a_json_object_is_named_as_the_request_body(
+        client: TestClient) -> None:
+    json_type = {"content-type": "application/json"}
+    assert_error(client.post(GAMES), 422, "invalid_request", "JSON object", "there is none")
+    assert_error(client.post(GAMES, content=b'{"width": 9}',
+                             headers={"content-type": "text/plain"}),
+                 422, "invalid_request", "request body must be a JSON object")
+    assert_error(client.post(GAMES, content=b"[1, 2]", headers=json_type),
+                 422, "invalid_request", "request body must be a JSON object")
+    assert_error(client.post(GAMES, content=b"[" * 5_000 + b"]" * 5_000, headers=json_type),
+                 400, "malformed_json", "too deeply")
 
 
 def test_costly_requests_are_bounded(client: TestClient) -> None:

@@ -47,14 +47,15 @@ def play(client: Any, game_id: str, x: int, y: int) -> dict[str, Any]:
     return response.json()
 
 
-def assert_error(response: Any, status: int, code: str, *words: str) -> None:
-    """An error reply: its status, its code, and the words its detail must hold."""
+def assert_error(response: Any, status: int, code: str, *words: str) -> dict[str, Any]:
+    """An error reply: its status, its code, and the words its detail must hold; its body."""
     assert response.status_code == status, response.text
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert body["error"] == code, body
     assert isinstance(body["detail"], str) and body["detail"], body
     for word in words:
         assert word in body["detail"], body
+    return body
 
 
 def wait_for(client: Any, game_id: str, done: Callable[[dict[str, Any]], bool],

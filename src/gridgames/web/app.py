@@ -24,7 +24,7 @@ from gridgames.web import api, review
 from gridgames.web.engine import EngineBusyError, EnginePool
 from gridgames.web.games import GameError, GomokuService
 from gridgames.web.schemas import ErrorBody
-from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, SecurityHeaders
+from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, BodyTooLargeError, SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
 # How long start-up waits for the engine workers to load the engine before it says
@@ -61,6 +61,11 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     for error in exc.errors():
         if error.get("type") == "json_invalid":
             return error_response(400, "malformed_json", "the request body is not valid JSON")
+        if tuple(error.get("loc", ())) == ("body",):  # the body as a whole
+            problems.append("the request body must be a JSON object sent as application/json"
+                            + (", and there is none" if error.get("type") == "missing" else
+                               f": {error.get('msg')}"))
+            continue
         where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
         problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
     return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
@@ -76,6 +81,12 @@ async def engine_busy(request: Request, exc: Exception) -> JSONResponse:
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    # FastAPI reports any failure to read a body as "error parsing the body"
+    if isinstance(exc.__cause__, BodyTooLargeError):
+        return error_response(413, "body_too_large", str(exc.__cause__))
+    if isinstance(exc.__cause__, RecursionError):
+        return error_response(400, "malformed_json", "the request body nests its JSON too "
+                                                     "deeply to be read")
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
     return error_response(exc.status_code, code, detail)

@@ -57,8 +57,8 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-class _BodyTooLarge(Exception):
-    pass
+class BodyTooLargeError(Exception):
+    """A request body longer than the server accepts; the message says so."""
 
 
 class BodyLimit:
@@ -68,10 +68,12 @@ class BodyLimit:
         self.app = app
         self.max_bytes = max_bytes
 
+    def _too_large(self) -> BodyTooLargeError:
+        return BodyTooLargeError(f"the request body is larger than {self.max_bytes} bytes, "
+                                 "the most this server accepts")
+
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"error": "body_too_large",
-                           "detail": f"the request body is larger than {self.max_bytes} bytes, "
-                                     "the most this server accepts"}).encode()
+        body = json.dumps({"error": "body_too_large", "detail": str(self._too_large())}).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode())]})
@@ -95,7 +97,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:  # a chunked body that grew too long
-                    raise _BodyTooLarge
+                    raise self._too_large()
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -105,6 +107,6 @@ class BodyLimit:
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except _BodyTooLarge:
+        except BodyTooLargeError:
             if not started:
                 await self._refuse(send)

@@ -79,6 +79,27 @@ def test_five_cells_agree_with_the_rule_kernel(rule: Rule) -> None:
                     assert (cls == patterns.C_FIVE) == wins, (rule, color, x, y)
 
 
+@pytest.mark.parametrize("rule", list(Rule))
+def test_a_position_away_from_the_edges_is_worth_the_same_on_any_board(rule: Rule) -> None:
+    """The weights were fitted on 15x15: a larger board's empty cells far from the
+    stones once added thousands of centi-stones, their sign flipping with the side to
+    move, so that a hint on 64x64 scored one stone at +8,000."""
+    stones = [(0, 0), (1, 1), (1, 0), (2, 2), (-1, 1), (0, 2), (2, 0)]
+    values = {}
+    for size in (20, 31, 64):
+        board = Board(size, rule=rule)
+        pos = fresh(board)
+        line = []
+        for dx, dy in stones:
+            board.push((size // 2 + dx, size // 2 + dy))
+            P.make(pos, P.cell_index(pos, board.move_stack[-1]))
+            line.append(int(S.evaluate(pos)))
+            same_state(pos, fresh(board))
+        values[size] = line
+    assert values[20] == values[31] == values[64]
+    assert max(abs(v) for v in values[64]) < 1_000
+
+
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
 def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> None:
     """The running sums of the evaluation equal their definition summed over the empty

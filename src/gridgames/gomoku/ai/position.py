@@ -246,7 +246,32 @@ def new_position(width: int, height: int, rule_code: int, tt: np.ndarray | None 
     info[I_OFFSETS : I_OFFSETS + 4] = (1, stride, stride + 1, 1 - stride)
     info[I_PARAMS:] = default_params(rule_code) if params is None else checked(params)
     init_position(pos)
+    if (width, height) != FITTED_SIZE:
+        # Every empty cell adds to the evaluation's sums, and the weights were fitted on
+        # 15x15 boards: start from that empty board's sums, so that the cells a larger
+        # board adds far from the stones do not swamp the value (nor a smaller board's
+        # missing ones), and the stones' effects stay what they are on 15x15.
+        sums = _fitted_empty_sums(rule_code, weights)
+        info[I_VALUE : I_VALUE + 2] = sums[:2]
+        info[I_WAIT_VALUE : I_WAIT_VALUE + 2] = sums[2:]
     return pos
+
+
+FITTED_SIZE = (15, 15)
+_EMPTY_SUMS: dict[tuple[int, EvalWeights | None], np.ndarray] = {}
+
+
+def _fitted_empty_sums(rule_code: int, weights: EvalWeights | None) -> np.ndarray:
+    """The evaluation sums of the empty 15x15 board: to move, black's and white's,
+    then waiting."""
+    sums = _EMPTY_SUMS.get((rule_code, weights))
+    if sums is None:
+        info = new_position(*FITTED_SIZE, rule_code, new_table(1), weights=weights).info
+        sums = np.concatenate([info[I_VALUE : I_VALUE + 2], info[I_WAIT_VALUE : I_WAIT_VALUE + 2]])
+        if len(_EMPTY_SUMS) >= 32:  # a tuning run tries many sets of weights
+            _EMPTY_SUMS.clear()
+        _EMPTY_SUMS[(rule_code, weights)] = sums
+    return sums
 
 
 def params_of(pos: Position) -> SearchParams:

@@ -258,19 +258,37 @@ def test_info_is_never_answered(talk: Talk) -> None:
     assert brain.threads == 4
 
 
-@pytest.mark.parametrize(("info", "says"), [
-    ("INFO rule 3", "unknown Gomocup rule"), ("INFO max_memory 1000", "too little memory"),
-    ("INFO timeout_turn -5", "0 or more"), ("INFO timeout_turn soon", "whole number"),
-    ("INFO time_left", "whole number"), ("INFO thread_num 0", "thread_num must be 1..8"),
-    ("INFO thread_num 64", "thread_num must be 1..8"),
-])
-def test_impossible_info_is_reported_at_the_next_command(talk: Talk, info: str,
-                                                         says: str) -> None:
+def test_an_unknown_rule_refuses_the_next_command(talk: Talk) -> None:
+    """Playing on under another rule would be wrong, and managers read no reply to INFO."""
     assert talk("START 15") == ["OK"]
-    assert talk(info, "INFO game_type 1") == []
+    assert talk("INFO rule 3", "INFO game_type 1") == []
     (reply,) = talk("TURN 7,7")
-    assert reply.startswith("ERROR") and says in reply and info.split()[1] in reply
+    assert reply.startswith("ERROR INFO rule 3") and "unknown Gomocup rule" in reply
     assert len(talk("INFO timeout_turn 0", "TURN 7,7")) == 1  # reported once, then serving
+
+
+@pytest.mark.parametrize(("info", "says"), [
+    ("INFO max_memory 1000", "too little memory"), ("INFO timeout_turn -5", "0 or more"),
+    ("INFO timeout_turn soon", "whole number"), ("INFO time_left", "whole number"),
+    ("INFO thread_num 0", "1 or more"),
+])
+def test_an_unusable_info_value_is_ignored_and_the_game_goes_on(talk: Talk, info: str,
+                                                                says: str) -> None:
+    """A manager that sends one must not see its next command go unanswered."""
+    assert talk("START 15", "INFO timeout_turn 100", "INFO max_memory 367001600") == ["OK"]
+    brain: Brain = talk.brain  # type: ignore[attr-defined]
+    before = (brain.timeout_turn, brain.time_left, brain.threads, brain.max_memory)
+    (message,) = talk(info, messages=True)
+    assert message.startswith(f"MESSAGE {info} ignored:") and says in message
+    assert (brain.timeout_turn, brain.time_left, brain.threads, brain.max_memory) == before
+    (reply,) = talk("TURN 7,7")
+    assert brain.board is not None and brain.board.move_stack[-1] == parse_xy(reply)
+
+
+def test_more_threads_than_the_brain_uses_are_capped(talk: Talk) -> None:
+    (message,) = talk("INFO thread_num 64", messages=True)
+    assert message == "MESSAGE INFO thread_num 64: searching on 8 threads, the most this brain uses"
+    assert talk.brain.threads == 8  # type: ignore[attr-defined]
 
 
 def test_huge_info_values_are_no_limit_rather_than_a_failed_search(talk: Talk) -> None:

@@ -688,17 +688,27 @@ class Brain:
         key, _, value = args.partition(" ")
         key = key.lower()
         value = value.strip()
+        said = f"INFO {_clip(key)} {_clip(value)}"
         try:
-            self._set_info(key, value)
+            note = self._set_info(key, value)
         except (CommandError, ProtocolError) as error:
-            # The manager does not read replies to INFO: report at the next command.
-            self.pending_error = _clip(f"INFO {_clip(key)} {_clip(value)}: {error}", 200)
-            self._pending_key = key
-        else:
-            if key == self._pending_key:  # a good value replaces the one refused
-                self.pending_error = self._pending_key = None
+            if key == "rule":
+                # A game under another rule would be wrong: refuse the next command (the
+                # manager reads no reply to INFO).
+                self.pending_error = _clip(f"{said}: {error}", 200)
+                self._pending_key = key
+            else:
+                # Play on with the value before; managers log a MESSAGE wherever it comes.
+                self.write(_one_line(f"MESSAGE {said} ignored: {error}"))
+            return
+        if key == self._pending_key:  # a good value replaces the one refused
+            self.pending_error = self._pending_key = None
+        if note:
+            self.write(_one_line(f"MESSAGE {said}: {note}"))
 
-    def _set_info(self, key: str, value: str) -> None:
+    def _set_info(self, key: str, value: str) -> str | None:
+        """Apply one INFO key (CommandError for a value that cannot be used); a note
+        when the value was adapted."""
         if key in ("timeout_turn", "timeout_match", "max_memory"):
             number = parse_int(value, key)
             if key != "max_memory":
@@ -711,9 +721,12 @@ class Brain:
             setattr(self, key, number)
         elif key == "thread_num":
             number = parse_int(value, key)
-            if not 1 <= number <= MAX_THREADS:
-                raise CommandError(f"thread_num must be 1..{MAX_THREADS}")
-            self.threads = number
+            if number < 1:
+                raise CommandError(f"thread_num must be 1 or more (this brain uses 1 to "
+                                   f"{MAX_THREADS})")
+            self.threads = min(number, MAX_THREADS)
+            if number > MAX_THREADS:
+                return f"searching on {MAX_THREADS} threads, the most this brain uses"
         elif key == "time_left":
             # may be negative: then play at once; more than UNLIMITED_TIME is unlimited
             self.time_left = min(parse_int(value, key), UNLIMITED_TIME)
@@ -735,6 +748,7 @@ class Brain:
             else:
                 self.max_nodes = limit
         # Other keys (folder, evaluate, Yixin options) do not concern this brain.
+        return None
 
     def _set_rule(self, rule: Rule) -> None:
         self.rule = rule

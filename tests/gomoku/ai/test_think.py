@@ -180,6 +180,19 @@ def test_analyse_returns_distinct_moves_best_first() -> None:
     assert results[0].move == think(board, Limit(depth=3)).move
 
 
+@pytest.mark.parametrize("limit", [Limit(depth=3), Limit(nodes=3_000), Limit(time_ms=150)])
+def test_analyse_the_empty_board(limit: Limit) -> None:
+    """Its lines were once a corner point "lost in one"."""
+    results = analyse(Board(15, rule=Rule.RENJU), limit, multipv=3)
+    assert len({r.move for r in results}) == 3
+    assert (7, 7) in {r.move for r in results}
+    for r in results:
+        assert max(abs(r.move[0] - 7), abs(r.move[1] - 7)) <= 1
+        assert r.mate is None and abs(r.score) < 300 and r.depth >= 2
+        assert r.pv[0] == r.move and len(r.pv) >= 2
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+
+
 def test_analyse_with_few_candidates() -> None:
     board = position("g9 a15 o15 o1", "h9 i9 j9 k9")  # one move saves black
     results = analyse(board, Limit(depth=2), multipv=3)

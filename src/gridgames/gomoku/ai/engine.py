@@ -176,8 +176,32 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
         raise ValueError(f"multipv must be 1 or more, got {multipv}")
     if limit.is_greedy:
         limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
+    if not board.move_stack:
+        return _first_moves(board, limit, multipv, stop, started)
     results = _search(board, limit, stop, None, multipv, started, memory, 1)
     return sorted(results, key=lambda r: r.score, reverse=True)
+
+
+def _first_moves(board: Board, limit: Limit, multipv: int, stop: StopSignal | None,
+                 started: float) -> list[SearchResult]:
+    """The empty board's lines: the points nearest the centre, each scored by a search
+    of the reply (the search itself looks only near stones), the limit shared out."""
+    cx, cy = board.width // 2, board.height // 2
+    firsts = sorted(board.legal_moves,
+                    key=lambda p: (max(abs(p[0] - cx), abs(p[1] - cy)),
+                                   abs(p[0] - cx) + abs(p[1] - cy), p))[:multipv]
+    share = Limit(time_ms=None if limit.time_ms is None else max(1, limit.time_ms // len(firsts)),
+                  nodes=None if limit.nodes is None else max(1, limit.nodes // len(firsts)),
+                  depth=None if limit.depth is None else max(1, limit.depth - 1))
+    lines = []
+    for move in firsts:
+        after = board.copy()
+        after.push(move)
+        reply = _search(after, share, stop, None, 1, time.perf_counter(), None, 1)[0]
+        mate = None if reply.mate is None else -reply.mate
+        lines.append(_result(move, -reply.score, mate, reply.depth + 1, (move, *reply.pv),
+                             reply.nodes, started))
+    return sorted(lines, key=lambda r: r.score, reverse=True)
 
 
 _SAMPLE_MOVES = [(7, 7), (8, 8), (8, 7), (6, 7), (9, 9)]

@@ -135,6 +135,18 @@ def test_bad_psq_records_say_what_is_wrong(tmp_path):
         from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\na,b,0\n2,2,0\n")
     named = from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\npbrain-x.exe\nhomo-2\n0\n")
     assert (named.moves, named.black, named.white) == ([(0, 0)], "pbrain-x.exe", "")
+    # nor do moves apart by spaces, or a blank line
+    with pytest.raises(RecordError, match=r"move 1 \('8 8 0'\) is not a move"):
+        from_psq("Piskvorky 15x15, 0:0, 0\n8 8 0\n9 9 0\n")
+    gap = from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\n\n2,2,0\n\npbrain-x\n\npbrain-y\n-1\n")
+    assert (gap.moves, gap.black, gap.white) == ([(0, 0), (1, 1)], "pbrain-x", "pbrain-y")
+    # numbers too long for Python to read are errors, quoted short
+    with pytest.raises(RecordError, match=r"move 2 \('9{57}\.\.\.'\) is not a move"):
+        from_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\n" + "9" * 5000 + ",1,0\n")
+    with pytest.raises(RecordError, match="first line should look like"):
+        from_psq("Piskvorky " + "1" * 5000 + "x15, 0:0, 0\n")
+    with pytest.raises(RecordError, match="a number too long to read"):
+        from_json('{"width": ' + "1" * 5000 + "}")
     with pytest.raises(RecordError, match="cannot read"):
         load(tmp_path / "missing.json")
 

@@ -258,6 +258,9 @@ def test_a_body_that_is_not_a_json_object_is_named_as_the_request_body(
                  422, "invalid_request", "request body must be a JSON object")
     assert_error(client.post(GAMES, content=b"[" * 5_000 + b"]" * 5_000, headers=json_type),
                  400, "malformed_json", "too deeply")
+    assert_error(client.post(GAMES, content=b'{"width": ' + b"1" * 5_000 + b"}",
+                             headers=json_type),
+                 400, "malformed_json", "a number too long")
 
 
 def test_costly_requests_are_bounded(client: TestClient) -> None:

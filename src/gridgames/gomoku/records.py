@@ -145,6 +145,8 @@ def from_json(text: str) -> GameRecord:
         ) from None
     except RecursionError:
         raise RecordError("not a JSON record: it is nested too deeply") from None
+    except ValueError:  # Python reads no number of over 4,300 digits
+        raise RecordError("not a JSON record: it holds a number too long to read") from None
     if not isinstance(data, dict):
         raise RecordError("a JSON record must be an object with width, height, rule and moves")
     try:
@@ -211,10 +213,17 @@ def is_psq(text: str) -> bool:
     return text.removeprefix(_BOM).lstrip().startswith("Piskvorky")
 
 
-_PSQ_HEADER = re.compile(r"Piskvorky (\d+)x(\d+),\s*(-?\d+):(-?\d+),\s*(\d+)")
-_PSQ_MOVE = re.compile(r"(-?\d+),(-?\d+)(?:,(-?\d+))?")
-# A line shaped like a move whose fields are not all numbers (a name has no commas).
-_PSQ_BAD_MOVE = re.compile(r"[^,\s]{1,8},[^,\s]{1,8}(?:,[^,\s]{0,12})?")
+# Numbers are bounded in length: Python refuses to read one of over 4,300 digits.
+_PSQ_HEADER = re.compile(r"Piskvorky (\d{1,6})x(\d{1,6}),\s*(-?\d+):(-?\d+),\s*(\d+)")
+_PSQ_MOVE = re.compile(r"(-?\d{1,6}),(-?\d{1,6})(?:,(-?\d{1,12}))?")
+# A line shaped like a move that is not one: fields not all short numbers (a name has
+# no commas), or numbers apart by spaces.
+_PSQ_BAD_MOVE = re.compile(r"[^,\s]+,[^,\s]+(?:,[^,\s]*)?|-?\d+\s+-?\d+(?:\s+-?\d+)?")
+
+
+def _clipped(line: str) -> str:
+    """A line of the file quoted in an error, cut short."""
+    return repr(line if len(line) <= 60 else line[:57] + "...")
 
 
 def to_psq(record: GameRecord) -> str:
@@ -240,7 +249,7 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     if header is None:
         raise RecordError(
             f"not a .psq file: the first line should look like 'Piskvorky 15x15, 0:0, 0', "
-            f"got {lines[0][:60]!r}"
+            f"got {_clipped(lines[0])}"
         )
     try:
         width, height = check_size(int(header[1]), int(header[2]))
@@ -248,20 +257,20 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
         raise RecordError(str(error)) from None
     moves: list[Point] = []
     times: list[int] = []
-    rest = lines[1:]
+    rest = [line for line in lines[1:] if line]  # blank lines say nothing
     while rest and (match := _PSQ_MOVE.fullmatch(rest[0])):
         x, y = int(match[1]), int(match[2])
         if not (1 <= x <= width and 1 <= y <= height):
-            raise RecordError(f"move {len(moves) + 1} ({rest[0]!r}) is off the board: .psq "
-                              f"moves count from 1, x 1 to {width} and y 1 to {height}")
+            raise RecordError(f"move {len(moves) + 1} ({_clipped(rest[0])}) is off the board: "
+                              f".psq moves count from 1, x 1 to {width} and y 1 to {height}")
         moves.append((x - 1, y - 1))
         times.append(int(match[3] or 0))
         rest.pop(0)
     if rest and _PSQ_BAD_MOVE.fullmatch(rest[0]):
         # the moves would stop here silently and the line be taken for a player's name
-        raise RecordError(f"move {len(moves) + 1} ({rest[0]!r}) is not a move: a .psq move "
-                          "is x,y,time in whole numbers, like 8,8,0")
-    names = [line for line in rest if line and not line.lstrip("-").isdigit()]
+        raise RecordError(f"move {len(moves) + 1} ({_clipped(rest[0])}) is not a move: a .psq "
+                          "move is x,y,time in whole numbers, like 8,8,0")
+    names = [line for line in rest if not line.lstrip("-").isdigit()]
     record = GameRecord(width, height, rule, moves, times)
     # Piskvork names a human player "homo-1" / "homo-2".
     names = ["" if name.startswith("homo-") else name for name in names]

@@ -87,6 +87,9 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc.__cause__, RecursionError):
         return error_response(400, "malformed_json", "the request body nests its JSON too "
                                                      "deeply to be read")
+    if isinstance(exc.__cause__, ValueError):  # Python reads no number of over 4,300 digits
+        return error_response(400, "malformed_json", "the request body holds a number too "
+                                                     "long to read")
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
     return error_response(exc.status_code, code, detail)

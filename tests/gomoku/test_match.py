@@ -201,6 +201,9 @@ def test_read_openings_in_piskvorks_form() -> None:
     assert openings == (((10, 10), (11, 10), (11, 13)), ((10, 10), (11, 11), (10, 13)))
     with pytest.raises(ValueError, match=r"opening 1 .*odd count"):
         read_openings(["0,0, 1"], 15, 15, Rule.FREESTYLE)
+    with pytest.raises(ValueError, match=r"opening 1 .*the stone 99,0 falls off the 15x15 "
+                                         r"board: from the centre, dx may be -7 to 7"):
+        read_openings(["0,0, 99,0"], 15, 15, Rule.FREESTYLE)
 
 
 def test_read_openings_names_a_bad_line() -> None:

@@ -46,14 +46,14 @@ def parse_openings(text: str) -> list[str]:
     return openings
 
 
-_RELATIVE = re.compile(r"\s*-?\d+\s*(,\s*-?\d+\s*)*,?\s*")
+_RELATIVE = re.compile(r"\s*-?\d{1,6}\s*(,\s*-?\d{1,6}\s*)*,?\s*")
 
 
 def relative_opening(text: str, width: int, height: int) -> list[Point] | None:
     """The points of an opening written as Piskvork writes them (``0,0, 1,0, 1,3``: black
     first, each stone's ``dx,dy`` from the centre, which is (width/2, height/2) rounded
     down, as Piskvork places them without its random shift), or None if ``text`` is not
-    in that form. Raises ValueError for an odd count of numbers.
+    in that form. Raises ValueError for an odd count of numbers or a stone off the board.
 
     >>> relative_opening("0,0, 1,0, 1,3", 15, 15)
     [(7, 7), (8, 7), (8, 10)]
@@ -69,6 +69,11 @@ def relative_opening(text: str, width: int, height: int) -> list[Point] | None:
         raise ValueError(f"an odd count of numbers ({len(numbers)}): a relative opening "
                          "is dx,dy pairs, such as 0,0, 1,0, 1,3")
     cx, cy = width // 2, height // 2
+    for dx, dy in zip(numbers[::2], numbers[1::2], strict=True):
+        if not (0 <= cx + dx < width and 0 <= cy + dy < height):
+            raise ValueError(f"the stone {dx},{dy} falls off the {width}x{height} board: from "
+                             f"the centre, dx may be {-cx} to {width - 1 - cx} and dy "
+                             f"{-cy} to {height - 1 - cy}")
     return [(cx + dx, cy + dy) for dx, dy in zip(numbers[::2], numbers[1::2], strict=True)]
 
 

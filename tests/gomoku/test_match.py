@@ -14,7 +14,7 @@ import pytest
 
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Rule
-from gridgames.gomoku.gomocup import Engine
+from gridgames.gomoku.gomocup import Engine, EngineStartError
 from gridgames.gomoku.gomocup import client as client_module
 from gridgames.gomoku.match import (
     PAIRS_NEEDED,
@@ -282,6 +282,14 @@ def test_time_odds_give_the_first_engine_its_own_times(engines: list[Engine]) ->
     result = judge(engines, fake("good"), slow, time_ms=100, time_odds=4, tolerance_ms=20,
                    width=9, height=9)
     assert result.result == "1-0" and "on time" in result.reason
+
+
+def test_a_brain_that_never_starts_a_game_stops_the_match() -> None:
+    """Not a game lost on time each time: no game could be played with it."""
+    config = MatchConfig((fake("good"), fake("silent")), games=6, width=9, height=9,
+                         time_ms=100, start_timeout_ms=500)
+    with pytest.raises(EngineStartError, match=r"fake-silent never started a game: .*START"):
+        run_match(config)
 
 
 def test_crash_in_mid_game(engines: list[Engine]) -> None:

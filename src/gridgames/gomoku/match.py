@@ -50,6 +50,7 @@ from gridgames.gomoku.gomocup.client import (
     DEFAULT_TOLERANCE_MS,
     Engine,
     EngineError,
+    EngineStartError,
     EngineTerminatedError,
     EngineTimeoutError,
     IllegalEngineMoveError,
@@ -450,6 +451,8 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
             reply = engine.play(board, _TurnLimit(config.turn_ms(side), config.nodes),
                                 time_left_ms=left,
                                 match_time_ms=config.game_ms(side))
+        except EngineStartError:
+            raise  # no game can be played with it: the match stops
         except IllegalEngineMoveError as error:
             loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"
         except EngineTimeoutError:

@@ -8,6 +8,7 @@ Run as ``python fake_brain.py MODE [ARG]``. Modes:
 - ``crash``: exits with code 3 when asked for a move;
 - ``crash-late N``: plays N moves, then exits when asked for the next;
 - ``hang``: never answers a move;
+- ``silent``: never answers START (a program that is not a Gomocup brain);
 - ``slow MS``: waits MS milliseconds before every move;
 - ``garbage``: answers a move with text that is not a move;
 - ``error``: answers ``ERROR`` to BOARD / BEGIN / TURN;
@@ -107,6 +108,8 @@ def main() -> None:
             continue
         word, _, rest = line.partition(" ")
         word = word.upper()
+        if mode == "silent":
+            continue
         if word == "START":
             size = (int(rest), int(rest))
             stones.clear()

@@ -8,6 +8,7 @@
 from gridgames.gomoku.gomocup.client import (
     Engine,
     EngineError,
+    EngineStartError,
     EngineTerminatedError,
     EngineTimeoutError,
     GomocupEngine,
@@ -22,6 +23,7 @@ __all__ = [
     "Engine",
     "EngineError",
     "EngineInfo",
+    "EngineStartError",
     "EngineTerminatedError",
     "EngineTimeoutError",
     "GomocupEngine",

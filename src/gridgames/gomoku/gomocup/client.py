@@ -75,6 +75,10 @@ class EngineTimeoutError(EngineError):
     """The engine did not answer within the time allowed."""
 
 
+class EngineStartError(EngineError):
+    """The engine never started a game: it did not answer ``START`` with ``OK``."""
+
+
 class UnknownCommandError(EngineError):
     """The engine answered ``UNKNOWN``: it does not implement the command."""
 
@@ -192,6 +196,7 @@ class Engine:
         self._moves: list[Point] | None = None  # the engine's position; None = unknown
         self._sent_info: dict[str, int] = {}
         self._restart_known = True
+        self._has_started = False  # answered OK to a START once
         self._dirty = False
         self._moved_at = float("-inf")  # when its last move arrived (perf_counter)
         self._launch()
@@ -349,7 +354,15 @@ class Engine:
             command = f"START {board.width}"
         else:
             command = f"RECTSTART {board.width},{board.height}"
-        self._expect_ok(command, self.start_timeout_ms)
+        try:
+            self._expect_ok(command, self.start_timeout_ms)
+        except (EngineTimeoutError, EngineTerminatedError) as error:
+            if self._has_started:
+                raise
+            # not a game lost but a brain that cannot play here: no game will be better
+            raise EngineStartError(f"{self.name} never started a game: {error} (allowed "
+                                   f"{self.start_timeout_ms / 1000:g} s)") from None
+        self._has_started = True
         self._after_new_game(board)
 
     def _restart(self, board: Board) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import ARTIFACTS, Server
+from web_helpers import ARTIFACTS, GAMES, Server, new_game, play, player
 
 from gridgames.gomoku.ai import MAX_LEVEL
 
@@ -265,6 +265,11 @@ def test_download_and_load_record(page: Any) -> None:
         page.click("#download-psq")
     download = download_info.value
     assert download.suggested_filename.endswith(".psq")
+    # The menu closes once a format is picked: the button opens it again.
+    assert page.locator("#download-menu").is_hidden()
+    page.click("#download")
+    assert page.locator("#download-menu").is_visible()
+    page.click("#download")
     record = Path(download.path()).read_text()
     assert record.startswith("Piskvorky 9x9")
     first_url = page.url
@@ -322,6 +327,52 @@ def test_queens_messages_for_empty_and_full_boards(page: Any) -> None:
         "() => parseFloat(getComputedStyle(document.querySelector('.cell .label')).fontSize)")
     assert size >= 9
     shot(page, "queens-20-solved", full_page=False)
+
+
+# Each rank and file label of the queens board with its WCAG contrast ratio against
+# what shows under it (its own background if any, over its square).
+QUEENS_LABEL_CONTRASTS = """() => {
+    const rgba = (css) => {
+        const [r, g, b, a = 1] = css.match(/[\\d.]+/g).map(Number);
+        return [r, g, b, a];
+    };
+    const over = ([r, g, b, a], [R, G, B]) =>
+        [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+    const luminance = (rgb) => {
+        const [r, g, b] = rgb.map((c) => c / 255)
+            .map((c) => c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    return [...document.querySelectorAll('#queens-board .label')].map((label) => {
+        const style = getComputedStyle(label);
+        const opacity = Number(style.opacity);
+        const faded = (css) => { const [r, g, b, a] = rgba(css); return [r, g, b, a * opacity]; };
+        const square = rgba(getComputedStyle(label.closest('.cell')).backgroundColor);
+        const behind = over(faded(style.backgroundColor), square);
+        const ink = luminance(over(faded(style.color), behind));
+        const [light, dark] = [ink, luminance(behind)].sort((a, b) => b - a);
+        return [label.textContent, (light + 0.05) / (dark + 0.05)];
+    });
+}"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_queens_labels_are_readable_on_light_and_dark_squares(browser: Any, server: Server,
+                                                             viewport: dict[str, int]) -> None:
+    context = browser.new_context(viewport=viewport, base_url=server.url)
+    page = context.new_page()
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    for scheme in ["light", "dark"]:
+        page.emulate_media(color_scheme=scheme)
+        for n in ["8", "20"]:
+            page.select_option("#queens-size", n)
+            contrasts = page.evaluate(QUEENS_LABEL_CONTRASTS)
+            assert len(contrasts) == 2 * int(n)
+            faint = [(text, round(ratio, 2)) for text, ratio in contrasts if ratio < 4.5]
+            assert not faint, f"{n} × {n}, {scheme}: labels below 4.5:1: {faint}"
+    shot(page, f"queens-20-labels-{'phone' if viewport is PHONE else 'desktop'}", full_page=False)
+    context.close()
 
 
 def test_watching_the_backtracking_search(page: Any) -> None:
@@ -540,6 +591,66 @@ def test_solving_a_puzzle_by_clicking_its_fours(page: Any) -> None:
         arg=puzzle.id)
     now = page.evaluate("document.querySelector('#puzzle-select').value")
     assert not page.locator(f"#puzzle-select option[value='{now}']").inner_text().startswith("✓")
+
+
+def wait_for_puzzle(page: Any, puzzle_id: int) -> None:
+    page.wait_for_function(
+        "id => document.querySelector('#puzzle-title').textContent.startsWith(`Puzzle ${id}:`)",
+        arg=puzzle_id)
+
+
+def test_a_hint_after_a_failed_attempt_starts_the_puzzle_again(page: Any) -> None:
+    from gridgames.gomoku.puzzles import hint, judge, load_puzzles
+
+    puzzle = next(p for p in load_puzzles() if p.length >= 2)
+    points = [(x, y) for y in range(puzzle.height) for x in range(puzzle.width)]
+    wrong = next(p for p in points if judge(puzzle, [], p).kind == "fail")
+    page.goto(f"/#/puzzles/{puzzle.id}")
+    wait_for_puzzle(page, puzzle.id)
+    page.mouse.click(*intersection(page, *wrong, "#puzzle-board"))
+    page.wait_for_selector("#puzzle-message.failed")
+    assert page.locator("#puzzle-text").inner_text() == "Not solved"
+    page.click("#puzzle-hint")
+    message = page.locator("#puzzle-message")
+    page.wait_for_function(
+        "() => document.querySelector('#puzzle-message').textContent.includes('Hint:')")
+    assert message.inner_text() == f"Back to the start. Hint: {hint(puzzle)}."
+    assert page.locator("#puzzle-board circle.stone").count() == len(puzzle.moves)
+    assert page.locator("#puzzle-text").inner_text().endswith(
+        f"to play and win in {puzzle.length} moves")
+    # Once solved, the hint button says so rather than nothing.
+    stones_now = len(puzzle.moves)
+    for index, (x, y) in enumerate(puzzle.solution[::2]):
+        stones_now += 1 if index == puzzle.length - 1 else 2  # the five has no reply
+        page.mouse.click(*intersection(page, x, y, "#puzzle-board"))
+        page.wait_for_function(
+            "n => document.querySelectorAll('#puzzle-board circle.stone').length === n",
+            arg=stones_now)
+    page.wait_for_selector("#puzzle-message.solved")
+    page.click("#puzzle-hint")
+    assert "already solved" in message.inner_text()
+
+
+def test_a_link_to_a_missing_puzzle_opens_another_and_says_so(page: Any) -> None:
+    from gridgames.gomoku.puzzles import load_puzzles
+
+    first, second = load_puzzles()[:2]
+    message = "document.querySelector('#puzzle-message').textContent"
+    for link, missing in [("#/puzzles/9999", "There is no puzzle 9999"),
+                          ("#/puzzles/abc", "There is no such puzzle")]:
+        page.goto(f"/#/puzzles/{second.id}")
+        wait_for_puzzle(page, second.id)
+        page.evaluate("link => { location.hash = link; }", link)
+        page.wait_for_function(f"text => {message}.startsWith(text)", arg=missing)
+        # The address, the board and the list all name the puzzle shown.
+        wait_for_puzzle(page, first.id)
+        assert page.evaluate("location.hash") == f"#/puzzles/{first.id}"
+        assert page.locator("#puzzle-select").input_value() == str(first.id)
+        assert page.evaluate(message) == f"{missing}: here is puzzle {first.id}."
+        shot(page, "puzzle-missing")
+        page.go_back()  # the missing link was replaced, not added to the history
+        wait_for_puzzle(page, second.id)
+        assert page.evaluate("location.hash") == f"#/puzzles/{second.id}"
 
 
 def test_screenshots_for_the_docs(page: Any) -> None:
@@ -784,6 +895,16 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
 
 
 def test_a_rematch_against_the_computer_changes_sides(page: Any) -> None:
+    rematch_requests: list[str] = []
+
+    def answer_late(route: Any) -> None:
+        # The live update naming the rematch reaches the page before the answer does.
+        rematch_requests.append(route.request.url)
+        response = route.fetch()
+        time.sleep(0.5)
+        route.fulfill(response=response)
+
+    page.route("**/rematch", answer_late)
     start_game(page, "hc", 9)  # the human plays black
     first = page.evaluate("location.hash")
     page.once("dialog", lambda dialog: dialog.accept())
@@ -791,6 +912,10 @@ def test_a_rematch_against_the_computer_changes_sides(page: Any) -> None:
     page.wait_for_selector("#result-dialog[open]")
     page.click("#dialog-rematch")
     page.wait_for_function("first => location.hash !== first", arg=first)
+    page.wait_for_timeout(1000)
+    assert len(rematch_requests) == 1, rematch_requests
+    assert page.locator("#toast.error").is_hidden()
+    assert not result_shown(page)
     page.wait_for_selector("#black-player:has-text('Computer')")
     assert page.locator("#white-player").inner_text() == "Human"
     wait_for_stones(page, 1)  # the computer, black now, moves first
@@ -1017,3 +1142,179 @@ def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> N
         "Soosõrv-8 · 3D Sosei · the first player is white")
     page.mouse.click(*intersection(page, 14, 0))
     wait_for_stones(page, 6)
+
+
+def clock_seconds(text: str) -> float:
+    """A clock's "4:05" (or "9.3" under ten seconds) in seconds."""
+    minutes, _, seconds = text.rpartition(":")
+    return 60 * int(minutes or 0) + float(seconds)
+
+
+def test_redrawing_the_page_gives_no_time_back(page: Any, server: Server) -> None:
+    game_id = new_game(server.http, clock="1+0")["id"]  # black's time runs at once
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_function("() => ['0:55', '0:54'].includes("
+                           "document.querySelector('#clock-black .time').textContent)")
+    page.check("#show-numbers")  # a redraw, and no new state from the server
+    shown = clock_seconds(page.locator("#clock-black .time").inner_text())
+    left = server.http.get(f"{GAMES}/{game_id}").json()["clock"]["black_ms"] / 1000
+    assert left - 1.5 < shown <= left + 0.5  # the whole seconds left, as the server counts
+
+
+def invite_friend(server: Server, game_id: str, seat: str = "second") -> str:
+    """The token of a friend invited to ``seat`` of a game made through the API."""
+    response = server.http.post(f"{GAMES}/{game_id}/invite", json={"seat": seat},
+                                headers=player(game_id))
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
+def test_a_watcher_is_told_the_game_neutrally_and_offered_no_review(page: Any,
+                                                                   server: Server) -> None:
+    # Against the computer: the human is not the watcher.
+    game_id = new_game(server.http, white="computer", level=1)["id"]
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_selector("#watching:not([hidden])")
+    assert page.locator("#status-text").inner_text() == "Black to move · human"
+    server.http.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))
+    page.wait_for_selector("#result-dialog[open]")
+    assert page.locator("#result-title").inner_text() == "White wins!"
+    assert page.locator("#result-text").inner_text() == "Black resigned after 0 moves."
+    # Only the players may start a review or a rematch.
+    assert page.locator("#dialog-review").is_hidden()
+    assert page.locator("#dialog-rematch").is_hidden()
+    page.click("#result-dialog button[value='review']")
+    assert page.locator("#status-text").inner_text() == "White wins by resignation"
+    assert page.locator("#review-start").is_hidden()
+
+    # Two people on two devices: neither is the watcher, nor the watcher's friend.
+    game_id = new_game(server.http)["id"]
+    friend = {"Authorization": f"Bearer {invite_friend(server, game_id)}"}
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_selector("#status-text:text-is('Black to move · human')")
+    assert page.locator("#black-player").inner_text() == "Human"
+    assert page.locator("#white-player").inner_text() == "Human"
+    for number, (x, y) in enumerate(BLACK_WINS):
+        headers = player(game_id) if number % 2 == 0 else friend
+        response = server.http.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y},
+                                    headers=headers)
+        assert response.status_code == 200, response.text
+    page.wait_for_selector("#result-dialog[open]")
+    assert page.locator("#result-title").inner_text() == "Black wins!"
+    assert page.locator("#result-text").inner_text() == "Black made 5 in a row in 9 moves."
+    assert page.locator("#dialog-review").is_hidden()
+
+
+def test_on_two_devices_the_side_waiting_in_the_opening_is_not_asked_to_act(
+        browser: Any, server: Server) -> None:
+    host_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    host_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    friend_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    try:
+        host = host_context.new_page()
+        host.goto("/#/gomoku")
+        host.wait_for_selector("#opening option[value='swap2']", state="attached")
+        host.locator('input[name="mode"][value="hh"]').check()
+        host.select_option("#opening", "swap2")
+        host.fill("#rows", "15")
+        host.fill("#columns", "15")
+        host.click("#start-game")
+        host.wait_for_selector("#board.playable")
+        host.click("#invite")
+        host.select_option("#invite-seat", "second")
+        host.click("#invite-send")
+        host.wait_for_selector("#hint-text:has-text('Link for your friend')")
+        friend = friend_context.new_page()
+        friend.goto(host.evaluate("() => navigator.clipboard.readText()"))
+        friend.wait_for_selector("#status-text:text-is(\"Opening (Swap2) · your friend's turn\")")
+        assert friend.locator("#opening-prompt").inner_text() == (
+            "Waiting for your friend to place the 1st stone (black)…")
+        assert friend.locator("#board.playable").count() == 0
+        assert host.locator("#opening-prompt").inner_text() == "You: place the 1st stone (black)"
+        for count, point in enumerate([(7, 7), (8, 6), (6, 5)], start=1):
+            host.mouse.click(*intersection(host, *point))
+            wait_for_stones(host, count)
+        friend.wait_for_selector("#opening-choose:not([hidden])")
+        choice = ("choose black, choose white (and play the 4th stone), "
+                  "or place two more stones")
+        assert friend.locator("#opening-prompt").inner_text() == f"You: {choice}"
+        host.wait_for_selector("#status-text:text-is(\"Opening (Swap2) · your friend's turn\")")
+        assert host.locator("#opening-prompt").inner_text() == (
+            f"Waiting for your friend to {choice}…")
+        assert host.locator("#opening-choose").is_hidden()
+        assert host.locator("#board.playable").count() == 0
+    finally:
+        host_context.close()
+        friend_context.close()
+
+
+def test_an_invitation_link_no_longer_valid_leaves_the_page_watching(
+        browser: Any, server: Server) -> None:
+    game_id = new_game(server.http)["id"]
+    token = invite_friend(server, game_id)
+    watching = "This invitation link is no longer valid"
+    mistyped = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    replaced = browser.new_context(viewport=DESKTOP, base_url=server.url)
+    try:
+        page = mistyped.new_page()
+        page.goto(f"/#/gomoku/{game_id}/join/NOTATOKEN")
+        page.wait_for_selector("#watching:not([hidden])")
+        assert page.locator("#watching").inner_text().startswith(watching)
+        assert page.locator("#status-text").inner_text() == "Black to move · human"
+        assert page.locator("#resign").is_disabled()
+
+        # The friend's page is playing when a new invitation replaces theirs.
+        page = replaced.new_page()
+        page.goto(f"/#/gomoku/{game_id}/join/{token}")
+        page.wait_for_selector("#white-player:text-is('You')")
+        assert page.locator("#watching").is_hidden()
+        invite_friend(server, game_id)
+        page.wait_for_selector("#watching:not([hidden])")
+        assert page.locator("#watching").inner_text().startswith(watching)
+        assert page.locator("#white-player").inner_text() == "Human"
+        assert page.locator("#resign").is_disabled()
+        assert page.locator("#board.playable").count() == 0
+        shot(page, "gomoku-invitation-no-longer-valid", full_page=False)
+    finally:
+        mistyped.close()
+        replaced.close()
+
+
+def test_a_link_to_a_missing_game_says_so_and_offers_a_new_one(page: Any,
+                                                              server: Server) -> None:
+    game_id = new_game(server.http)["id"]
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_selector("#black-player:text-is('Human')")
+    page.goto("/#/gomoku/doesnotexist")
+    page.wait_for_selector("#status-text:text-is('Game not found')")
+    assert page.locator("#black-player").is_hidden()  # nothing left of the last game
+    for button in ("#undo", "#hint", "#resign", "#share-watch", "#download"):
+        assert page.locator(button).is_disabled(), button
+    shot(page, "gomoku-game-not-found", full_page=False)
+    page.click("#new-game")
+    page.wait_for_selector("#view-setup:not([hidden])")
+    page.goto(f"/#/gomoku/{game_id}")  # a game found again is shown whole
+    page.wait_for_selector("#black-player:text-is('Human')")
+    assert page.locator("#board").is_visible() and page.locator("#download").is_enabled()
+
+
+def test_analysis_of_a_finished_games_last_position(page: Any, server: Server) -> None:
+    game_id = new_game(server.http)["id"]
+    for x, y in BLACK_WINS:
+        play(server.http, game_id, x, y)
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_selector("#result-dialog[open]")
+    page.click("#result-dialog button[value='review']")
+    page.check("#analysis-toggle")
+    page.wait_for_selector("#analysis-depth:text-is('five in a row: no moves to analyse')")
+    page.click("#nav-prev")  # the position before the five has moves
+    page.wait_for_selector("#analysis-depth:text-matches('^depth [0-9]+$')")
+    # A resigned game ends with moves left: its last position is analysed.
+    game_id = new_game(server.http)["id"]
+    play(server.http, game_id, 4, 4)
+    server.http.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))
+    page.goto(f"/#/gomoku/{game_id}")
+    page.wait_for_selector("#result-dialog[open]")
+    page.click("#result-dialog button[value='review']")
+    assert page.locator("#analysis-toggle").is_checked()
+    page.wait_for_selector("#analysis-depth:text-matches('^depth [0-9]+$')")

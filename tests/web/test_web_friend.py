@@ -51,10 +51,23 @@ def test_each_token_plays_its_own_colour(client: TestClient) -> None:
     for headers in (player(game_id), friend, {}):
         assert_error(client.get(f"{GAMES}/{game_id}/hint", headers=headers), 409,
                      "two_devices", "hints are off")
+    # Nor a review while the game is played: it would score the moves for either side.
+    review = f"{GAMES}/{game_id}/review"
+    for headers in (player(game_id), friend):
+        assert_error(client.post(review, json={"depth": 1}, headers=headers), 409,
+                     "two_devices", "once it is over")
     # Resigning is the caller's own, whoever is to move.
     state = client.post(f"{GAMES}/{game_id}/resign", headers=friend).json()
     assert (state["outcome"]["winner"], state["outcome"]["termination"]) == (
         "black", "resignation")
+    # Then either player may have the game reviewed; a watcher may read the review.
+    assert_error(client.post(review, json={"depth": 1}), 403, "not_a_player")
+    assert client.post(review, json={"depth": 1}, headers=friend).status_code == 202
+    deadline = time.monotonic() + 60
+    while (status := client.get(review).json())["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert status["state"] == "done" and len(status["review"]["moves"]) == 2
 
 
 def test_the_creator_resigns_its_own_colour(client: TestClient) -> None:

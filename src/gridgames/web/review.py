@@ -30,9 +30,9 @@ from gridgames.gomoku.analysis import (
     evaluate_position,
     review_from_evals,
 )
-from gridgames.web.auth import require_player
+from gridgames.web.auth import require_seat
 from gridgames.web.engine import EnginePool
-from gridgames.web.games import Game, GameError, GomokuService
+from gridgames.web.games import Game, GameError, GomokuService, TwoDevicesError
 from gridgames.web.schemas import MAX_BOARD, MIN_BOARD, ErrorBody
 
 log = logging.getLogger(__name__)
@@ -294,15 +294,19 @@ class NothingToReviewError(GameError):
 
 
 @router.post("/games/{game_id}/review", status_code=202, response_model=ReviewStatus,
-             dependencies=[Depends(require_player)])
+             dependencies=[Depends(require_seat)])
 async def start_review(game_id: str, reviews: ReviewsDep,
                        body: ReviewRequest | None = None) -> ReviewStatus:
-    """Review the game in the background: every position is scored, then each move gets a
-    label, the better move and each player an accuracy. Progress goes to the game's
+    """Review the game in the background (either player; on two devices once the game is
+    over): every position is scored, then each move gets a label, the better move and each
+    player an accuracy. Progress goes to the game's
     WebSocket as ``{"type": "review", "state": "running"|"done"|"failed", "done", "total"}``;
     the result is saved with the game (``GET`` this route)."""
     settings = body or ReviewRequest.model_validate({})
     game = reviews.service.get(game_id)
+    if game.friend is not None and not game.over:
+        # the engine's view of the game would help one player against the other
+        raise TwoDevicesError("a game played on two devices is reviewed once it is over")
     if not game.board.move_stack:
         raise NothingToReviewError("the game has no moves to review yet")
     limit = (Limit(depth=settings.depth) if settings.depth is not None

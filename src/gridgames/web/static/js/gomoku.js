@@ -46,9 +46,7 @@ function remember(state) {
 
 function forget(id) {
   localStorage.setItem(RECENT_KEY, JSON.stringify(recentGames().filter((g) => g.id !== id)));
-  const { [id]: _gone, ...kept } = tokens();
-  localStorage.setItem(TOKENS_KEY, JSON.stringify(kept));
-  localStorage.setItem(FRIEND_KEY, JSON.stringify(friendGames().filter((g) => g !== id)));
+  forgetToken(id);
 }
 
 // -- player tokens: a game's link without its token only watches --------------------
@@ -81,11 +79,33 @@ function playAsFriend(id) {
   localStorage.setItem(FRIEND_KEY, JSON.stringify([...friendGames().filter((g) => g !== id), id]));
 }
 
-// An invitation link (#/gomoku/ID/join/TOKEN): this browser plays the friend's seat.
-export function joinGame(id, token) {
-  keepToken({ id, token });
-  playAsFriend(id);
-  post(`/gomoku/games/${encodeURIComponent(id)}/join`, undefined, token).catch(showError);
+function forgetToken(id) {
+  const { [id]: _gone, ...kept } = tokens();
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(kept));
+  localStorage.setItem(FRIEND_KEY, JSON.stringify(friendGames().filter((g) => g !== id)));
+}
+
+// The game whose invitation link this page was refused: it is watched, and says why.
+let refusedInvitation = null;
+
+// An invitation link (#/gomoku/ID/join/TOKEN): this browser plays the friend's seat, or
+// watches if the link is no longer valid (mistyped, or replaced by a new invitation).
+export async function joinGame(id, token) {
+  const link = location.hash;
+  let valid = true;
+  try {
+    await post(`/gomoku/games/${encodeURIComponent(id)}/join`, undefined, token);
+  } catch (error) {
+    valid = error.code !== "not_a_player";
+    if (valid && error.code !== "not_found") showError(error);
+  }
+  if (location.hash !== link) return;  // the player went elsewhere meanwhile
+  if (valid) {
+    keepToken({ id, token });
+    playAsFriend(id);
+  }
+  refusedInvitation = valid ? null : id;
+  view?.close();  // opened anew, as the friend or as a watcher
   location.replace(`#/gomoku/${encodeURIComponent(id)}`);
 }
 
@@ -270,19 +290,23 @@ class GameView {
     $("#invite").addEventListener("click", () => { $("#invite-panel").hidden = !$("#invite-panel").hidden; });
     $("#invite-send").addEventListener("click", () => this.invite());
     $("#game-load").addEventListener("change", () => importRecord($("#game-load"), this.settings()));
-    const download = $("#download");
-    download.addEventListener("click", () => {
-      const menu = $("#download-menu");
-      menu.hidden = !menu.hidden;
-      download.setAttribute("aria-expanded", String(!menu.hidden));
-    });
+    const showDownloads = (open) => {
+      $("#download-menu").hidden = !open;
+      $("#download").setAttribute("aria-expanded", String(open));
+    };
+    $("#download").addEventListener("click", () => showDownloads($("#download-menu").hidden));
+    $("#download-menu").addEventListener("click", () => showDownloads(false));  // a format picked
     document.addEventListener("click", (event) => {
-      if (!event.target.closest(".dropdown")) $("#download-menu").hidden = true;
+      if (!event.target.closest(".dropdown")) showDownloads(false);
     });
-    $("#result-dialog").addEventListener("close", () => {
-      if ($("#result-dialog").returnValue === "new") location.hash = "#/gomoku";
-      if ($("#result-dialog").returnValue === "rematch") this.rematch();
-      if ($("#result-dialog").returnValue === "analyse") this.review.startReview();
+    const dialog = $("#result-dialog");
+    dialog.addEventListener("close", () => {
+      // Taken once: the dialog may be shown again and closed by code, keeping the choice.
+      const choice = dialog.returnValue;
+      dialog.returnValue = "";
+      if (choice === "new") location.hash = "#/gomoku";
+      if (choice === "rematch") this.rematch();
+      if (choice === "analyse") this.review.startReview();
     });
   }
 
@@ -303,22 +327,46 @@ class GameView {
     this.openingStep = null;
     this.token = tokenOf(id);
     this.asFriend = friendGames().includes(id);
+    this.invitationRefused = refusedInvitation === id;
+    this.rematchAsked = false;
     this.shareLink = null;
     this.inviteLink = null;
     this.board.clear();
     this.review.open(id);
-    $("#game-title").textContent = "";
-    $("#thinking").hidden = true;
-    $("#status-text").textContent = "Loading…";
+    this.showNoGame("Loading…");
+    let state;
     try {
-      this.apply(await get(`/gomoku/games/${id}`));
+      state = await get(`/gomoku/games/${id}`);
     } catch (error) {
-      if (error.code === "not_found") forget(id);
-      showError(error);
+      if (this.id !== id) return;
+      if (error.code === "not_found") {
+        forget(id);
+        this.showNoGame("Game not found");
+        $("#view-game .board-area").hidden = true;
+        $("#hint-text").textContent = "No game has this link: it may be mistyped, or the game "
+          + "was deleted. New game starts another.";
+      } else {
+        this.showNoGame("The game could not be loaded");
+        showError(error);
+      }
       return;
     }
+    if (this.id !== id) return;
+    this.apply(state);
     this.board.centre();
     this.connect();
+  }
+
+  // Nothing of the last game stays while the next one loads, or when there is none.
+  showNoGame(status) {
+    $("#status-text").textContent = status;
+    $("#status-stone").className = "stone-icon";
+    $("#game-title").textContent = $("#hint-text").textContent = "";
+    for (const selector of ["#thinking", "#opening-panel", "#watching", "#invite", "#invite-panel",
+      "#download-menu", "#view-game .facts", "#review-panel"]) $(selector).hidden = true;
+    for (const selector of ["#undo", "#hint", "#resign", "#share-watch", "#download"]) {
+      $(selector).disabled = true;
+    }
   }
 
   close() {
@@ -368,6 +416,9 @@ class GameView {
     this.openingStep = step;
     this.state = state;
     this.version = state.version;
+    this.clockAt = performance.now();  // the clock's times are as of now
+    // A new invitation resets this; if it was not ours, ours is void.
+    if (this.asFriend && this.token !== null && !state.friend_joined) this.checkInvitation();
     remember(state);
     this.render();
     this.review.gameChanged();
@@ -385,6 +436,9 @@ class GameView {
   render() {
     const s = this.state;
     if (!s) return;
+    // Back from showNoGame.
+    $("#view-game .board-area").hidden = $("#view-game .facts").hidden = $("#review-panel").hidden = false;
+    $("#share-watch").disabled = $("#download").disabled = false;
     const browsing = this.review.browsing();
     const opening = s.opening && !s.opening.done ? s.opening : null;
     const acting = this.humanActs();
@@ -422,26 +476,29 @@ class GameView {
     let text;
     if (opening) {
       stone.className = `stone-icon ${s.to_move}`;
-      const who = opening.actor === "computer" ? "computer" : this.humans() === 1 ? "your turn"
+      const who = opening.actor === "computer" ? "computer" : this.playsTheComputer() ? "your turn"
         : this.mySeat() ? (this.mine() ? "your turn" : "your friend's turn") : `${opening.to_act} player`;
       text = `Opening (${opening.name}) · ${who}`;
     } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
       const how = { "time forfeit": " on time", resignation: " by resignation" }[s.outcome.termination] ?? "";
       text = s.outcome.winner ? `${capital(s.outcome.winner)} wins${how}` : "Draw";
-      if (s.outcome.winner && this.humans() === 1) {
+      if (s.outcome.winner && this.playsTheComputer()) {
         text += s.players[s.outcome.winner] === "human" ? " · you won" : " · the computer won";
       }
     } else {
       stone.className = `stone-icon ${s.to_move}`;
-      const who = s.players[s.to_move] !== "human" ? "computer" : this.humans() === 1 ? "your turn"
+      const who = s.players[s.to_move] !== "human" ? "computer" : this.playsTheComputer() ? "your turn"
         : this.mySeat() ? (this.mine() ? "your turn" : "your friend's turn") : "human";
       text = `${capital(s.to_move)} to move · ${who}`;
     }
     $("#status-text").textContent = text;
-    this.clockAt = performance.now();
     this.renderClocks();
     $("#watching").hidden = this.token !== null;
+    $("#watching").textContent = this.invitationRefused
+      ? "This invitation link is no longer valid: ask for a new one. Meanwhile you are watching "
+        + "this game."
+      : "You are watching this game: only its players can move.";
     $("#thinking").hidden = !s.thinking;
     $("#thinking").classList.toggle("waiting", s.waiting);
     $("#thinking-label").textContent = s.waiting ? "Waiting for a free engine…" : "Computer is thinking…";
@@ -504,6 +561,16 @@ class GameView {
     return ["black", "white"].filter((c) => this.state.players[c] === "human").length;
   }
 
+  // Whether this page plays the one human side against the computer.
+  playsTheComputer() {
+    return this.token !== null && this.humans() === 1;
+  }
+
+  // A review is started by either player (a friend on another device too), not a watcher.
+  canReview() {
+    return this.token !== null;
+  }
+
   // Whether this page's player is to act in the opening now.
   humanActs() {
     const o = this.state.opening;
@@ -511,10 +578,10 @@ class GameView {
       && this.mine());
   }
 
-  // The seat this page plays on two devices ("first" or "second"), null for both.
+  // The seat this page plays on two devices ("first" or "second"), null for both or none.
   mySeat() {
     const friend = this.state.friend;
-    if (!friend) return null;
+    if (!friend || this.token === null) return null;
     return this.asFriend ? friend : OTHER_SEAT[friend];
   }
 
@@ -548,7 +615,7 @@ class GameView {
     const under = Boolean(o && !o.done);
     $("#opening-panel").hidden = !under;
     if (!o) return;
-    const you = (this.humans() === 1 && this.token !== null) || this.mySeat() !== null;
+    const you = this.playsTheComputer() || this.mySeat() !== null;
     const seat = this.mySeat() ?? (you ? (o.players.first === "human" ? "first" : "second") : "first");
     const sofar = o.done ? "" : " so far";
     const title = o.renju_opening ? `${o.name} · ${o.renju_opening}` : o.name;
@@ -559,6 +626,7 @@ class GameView {
     let prompt = "";
     if (under) {
       if (o.actor === "computer") prompt = "Computer is choosing…";
+      else if (!this.mine()) prompt = `Waiting for your friend to ${o.prompt}…`;
       else prompt = `${you ? "You" : `${capital(o.to_act)} player`}: ${o.prompt}`;
     }
     $("#opening-prompt").textContent = prompt;
@@ -589,14 +657,14 @@ class GameView {
     const s = this.state;
     // Told again when the other player asks for a rematch.
     const key = `${s.id}:${s.moves.length}:${s.rematch ?? ""}`;
-    if (!s.outcome || this.announced === key) return;
+    if (!s.outcome || this.announced === key || this.rematchAsked) return;
     this.announced = key;
     let title = "Draw";
     let text = `${capital(s.outcome.draw_reason || "the board is full")}: nobody made five in a row.`;
     if (s.outcome.winner) {
       const winner = s.outcome.winner;
       const human = s.players[winner] === "human";
-      const against = this.humans() === 1;
+      const against = this.playsTheComputer();
       // On two devices each page names the sides "You" and "Your friend".
       const seat = this.mySeat();
       const mine = seat ? this.seatColour(seat) : null;
@@ -614,6 +682,7 @@ class GameView {
     }
     // Only the players may start a rematch; on two devices, the first to ask starts it.
     $("#dialog-rematch").hidden = this.token === null;
+    $("#dialog-review").hidden = !this.canReview();
     $("#dialog-rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
     $("#dialog-rematch").classList.toggle("primary", Boolean(s.rematch));
     $("#dialog-new-game").classList.toggle("primary", !s.rematch);
@@ -647,7 +716,7 @@ class GameView {
       try {
         this.apply(await post(`/gomoku/games/${id}/moves`, { x, y }, this.token));
       } catch (error) {
-        showError(error);
+        this.refused(error);
       }
     });
   }
@@ -690,19 +759,19 @@ class GameView {
       try {
         this.apply(await post(`/gomoku/games/${id}/opening`, { action }, this.token));
       } catch (error) {
-        showError(error);
+        this.refused(error);
       }
     });
   }
 
   async resign() {
     const s = this.state;
-    const own = this.humans() === 1 || this.mySeat() !== null;
+    const own = this.playsTheComputer() || this.mySeat() !== null;
     if (!confirm(own ? "Resign this game?" : `Resign this game for ${s.to_move}?`)) return;
     try {
       this.apply(await post(`/gomoku/games/${this.id}/resign`, undefined, this.token));
     } catch (error) {
-      showError(error);
+      this.refused(error);
     }
   }
 
@@ -729,14 +798,41 @@ class GameView {
   // The same game again on an empty board, the sides changed over (under an opening
   // rule, the seats); the token plays on, and a friend on two devices follows.
   async rematch() {
+    this.rematchAsked = true;  // the live update naming it is no news here
     try {
       const state = await post(`/gomoku/games/${this.id}/rematch`, undefined, this.token);
       keepToken({ id: state.id, token: this.token });
       if (this.asFriend) playAsFriend(state.id);
       location.hash = `#/gomoku/${state.id}`;
     } catch (error) {
-      showError(error);
+      this.rematchAsked = false;
+      this.refused(error);
     }
+  }
+
+  // A request refused: for an invited friend, maybe because a new invitation voided theirs.
+  async refused(error) {
+    if (error.code === "not_a_player" && this.asFriend && !(await this.checkInvitation())) return;
+    showError(error);
+  }
+
+  // Whether the friend's invitation still holds; if not, this page watches from now on.
+  async checkInvitation() {
+    const id = this.id;
+    try {
+      await post(`/gomoku/games/${id}/join`, undefined, this.token);
+      return true;
+    } catch (error) {
+      if (error.code !== "not_a_player") return true;  // refused for another reason
+    }
+    if (this.id === id && this.asFriend) {
+      forgetToken(id);
+      this.token = null;
+      this.asFriend = false;
+      this.invitationRefused = true;
+      this.render();
+    }
+    return false;
   }
 
   // A token for a friend's seat, as a link to send them; ours plays the other seat.

@@ -196,10 +196,18 @@ export class ReviewPanel {
 
   // -- analysis mode -----------------------------------------------------------------
 
+  // Why the shown position has no moves to analyse (the game's end on the board), or null.
+  // A game lost on time or by resignation ends with moves left: those are analysed.
+  nothingToAnalyse() {
+    const outcome = this.view.state.outcome;
+    if (!outcome || outcome.termination || this.browsing()) return null;
+    return outcome.winner ? "five in a row: no moves to analyse" : "a draw: no moves to analyse";
+  }
+
   async analyse() {
     const token = this.analysisToken;
     const state = this.displayState(this.view.state);
-    if (this.view.state.outcome && !this.browsing()) return;
+    if (this.nothingToAnalyse()) return;
     const count = Number($("#analysis-count").value);
     for (const time_ms of ANALYSIS_STEPS_MS) {
       let answer;
@@ -284,6 +292,7 @@ export class ReviewPanel {
     for (const id of ["#eval-bar", "#analysis-row", "#review-row"]) $(id).hidden = live;
     if (live) $("#analysis-toggle").checked = false;
     const running = this.reviewState === "running";
+    $("#review-start").hidden = !this.view.canReview();
     $("#review-start").disabled = running || moves === 0;
     $("#review-start").textContent = running ? "Reviewing…" : this.review ? "Review again" : "Review game";
     $("#review-progress").hidden = !running;
@@ -300,7 +309,7 @@ export class ReviewPanel {
     layer.querySelectorAll(".candidate").forEach((node) => node.remove());
     const depth = $("#analysis-depth");
     if (!this.candidates || !$("#analysis-toggle").checked) {
-      depth.textContent = $("#analysis-toggle").checked ? "thinking…" : "";
+      depth.textContent = $("#analysis-toggle").checked ? this.nothingToAnalyse() ?? "thinking…" : "";
       return;
     }
     depth.textContent = `depth ${this.candidates[0]?.depth ?? 0}`;

@@ -46,16 +46,24 @@ class PuzzleView {
     $("#puzzle-show-solution").addEventListener("click", () => this.showSolution());
   }
 
+  // `id` is the number in the address, or null for none. For an unknown one the first
+  // puzzle to try is shown, and the address is made to name it, so the two agree.
   async show(id) {
     try {
       if (!this.list.length) this.list = (await get("/gomoku/puzzles")).puzzles;
+      const known = this.list.some((p) => p.id === id);
       const shown = this.shown();
-      const wanted = id ?? (shown.find((p) => !this.solved.has(p.id)) ?? shown[0] ?? this.list[0]).id;
+      const wanted = known ? id : (shown.find((p) => !this.solved.has(p.id)) ?? shown[0] ?? this.list[0]).id;
       if (this.puzzle?.id !== wanted) this.puzzle = await get(`/gomoku/puzzles/${wanted}`);
       const rule = $("#puzzle-rule").value;
       if (rule && rule !== this.puzzle.rule) $("#puzzle-rule").value = "";
       this.fillSelect();
       this.restart();
+      if (id !== null && !known) {
+        history.replaceState(null, "", `#/puzzles/${wanted}`);
+        const asked = Number.isInteger(id) ? `puzzle ${id}` : "such puzzle";
+        this.say(`There is no ${asked}: here is puzzle ${wanted}.`, "");
+      }
     } catch (error) {
       showError(error);
     }
@@ -183,11 +191,17 @@ class PuzzleView {
     }
   }
 
+  // After a failed attempt the board goes back to the start, and the hint is for there.
   async hint() {
-    if (this.over) return;
+    if (this.five.length) {
+      this.say("This one is already solved: press Next for another puzzle.", "solved");
+      return;
+    }
+    const failed = this.over;
+    if (failed) this.restart();
     try {
       const { hint } = await post(`/gomoku/puzzles/${this.puzzle.id}/hint`, { played: this.played });
-      this.say(`Hint: ${hint}.`, "");
+      this.say(`${failed ? "Back to the start. " : ""}Hint: ${hint}.`, "");
     } catch (error) {
       showError(error);
     }
@@ -206,5 +220,5 @@ class PuzzleView {
 
 export function showPuzzles(id) {
   if (!view) view = new PuzzleView();
-  view.show(Number.isInteger(id) && id > 0 ? id : null);
+  view.show(id ?? null);
 }

@@ -108,6 +108,8 @@ def test_plot_without_matplotlib_says_how_to_install_it(psq, tmp_path):
     (["h8i9", "--size", "4"], "--size 4: board width 4 is out of range; allowed: 5 to 64"),
     (["h8i9", "--size", "0"], "--size 0: board width 0 is out of range; allowed: 5 to 64"),
     ([""], "RECORD is empty: give a .psq or JSON record file, or a position string"),
+    (["h8i9", "--depth", "1000", "--time-ms", "100"], "argument --depth: must be 1 to 20, "
+                                                      "got 1000"),
 ])
 def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     result = run(*args, cwd=tmp_path)
@@ -121,3 +123,23 @@ def test_an_unreadable_record_file(tmp_path):
     result = run("bad.json", cwd=tmp_path)
     assert result.returncode == 2
     assert "move 2 is not legal" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_position_string_too_long_for_a_file_name_is_read_as_a_position(tmp_path):
+    # 260 characters: more than a file name may have, so asking whether it is a file fails
+    moves = "h8i9j10h9i8j8g10g8j9g7f7g9f10f9e9f8e8h10h11d10c11e10e7i12d12k12h12g12e12f12" * 4
+    position = moves[:258] + "h8"
+    assert len(position) > 255
+    result = run(position, "--depth", "1", cwd=tmp_path)
+    assert "Traceback" not in result.stderr and "File name too long" not in result.stderr
+    assert result.returncode == 2  # the string repeats its stones: its first repeat is named
+    assert "is not legal: " in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 300
+
+
+def test_depth_and_time_together_stop_at_whichever_comes_first(tmp_path):
+    result = run("h8i9", "--depth", "20", "--time-ms", "50", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert ("each position is searched to depth 20 or for 50 ms, whichever comes first"
+            in result.stderr)
+    assert result.stdout.splitlines()[0].split()[:3] == ["#", "player", "move"]

@@ -43,6 +43,9 @@ def test_whole_number_parses_the_minimum_and_more() -> None:
     (1, "abc", "must be a whole number of 1 or more, got 'abc'"),
     (1, "1.5", "must be a whole number of 1 or more, got '1.5'"),
     (1, "", "must be a whole number of 1 or more, got ''"),
+    # more digits than Python converts: refused with the text clipped
+    (1, "1" * 5000, "must be a whole number of 1 or more, got "
+                    "'1111111111111111111111111111111111111...'"),
 ])
 def test_whole_number_says_what_was_wrong_and_what_is_allowed(
         minimum: int, text: str, message: str) -> None:

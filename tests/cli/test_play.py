@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from gridgames.cli.main import main
-from gridgames.gomoku import Board, Point, Rule
+from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
 from gridgames.gomoku.records import GameRecord, save
 
@@ -347,3 +347,132 @@ def test_print_a_loaded_psq_game(tmp_path):
 def test_bad_options(capsys, args, message):
     assert main(["play", *args, "--print"]) == 2
     assert message in capsys.readouterr().err
+
+
+def run_typed(*args: str, lines: list[str], cwd: Path, home: Path | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    """``gridgames play`` with ``lines`` typed on its standard input."""
+    env = environment()
+    if home is not None:
+        env["HOME"] = str(home)
+    result = subprocess.run([*PROGRAM, *args], cwd=cwd, env=env, capture_output=True,
+                            text=True, timeout=120, input="".join(f"{line}\n" for line in lines))
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def resigned_record(path: Path, termination: str = "resignation") -> None:
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8)])
+    save(GameRecord.from_board(board, clock="5+3" if termination == "time forfeit" else "",
+                               loser=Color.BLACK, termination=termination), path)
+
+
+@pytest.mark.parametrize(("termination", "how"), [("resignation", "black resigned"),
+                                                  ("time forfeit", "black's time ran out")])
+def test_print_a_game_lost_other_than_on_the_board(tmp_path, termination, how):
+    resigned_record(tmp_path / "lost.json", termination)
+    result = run_play("--load", "lost.json", "--print", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"Result: 0-1 (white won: {how})" in result.stdout
+    assert "game in progress" not in result.stdout
+
+
+def test_a_loaded_resigned_game_is_over(tmp_path):
+    resigned_record(tmp_path / "lost.json")
+    result = run_typed("--load", "lost.json", lines=["n", "4"], cwd=tmp_path)
+    assert result.returncode == 0
+    out = result.stdout
+    assert "This game is over: black resigned (0-1)." in out
+    assert "Player 1 (o) resigns: Player 2 (x) wins." in out
+    assert "make a move" not in out  # nothing left to play
+    assert "Play again? (Y/N): " in out
+
+
+def test_a_loaded_resigned_game_is_over_after_the_load_command_too(tmp_path):
+    resigned_record(tmp_path / "lost.json")
+    result = run_typed("--size", "15", lines=["2", "load lost.json", "n", "4"], cwd=tmp_path)
+    assert result.returncode == 0
+    assert "This game is over: black resigned (0-1)." in result.stdout
+    assert result.stdout.count("make a move") == 1  # the prompt the load was typed at
+
+
+def test_a_clock_the_record_names_is_said_to_be_left_out(tmp_path):
+    board = Board(9)
+    board.push((4, 4))
+    save(GameRecord.from_board(board, clock="5+3"), tmp_path / "timed.json")
+    printed = run_play("--load", "timed.json", "--print", cwd=tmp_path)
+    assert "Clock: 5+3 (as recorded; the time left is not kept)" in printed.stdout
+    played = run_typed("--load", "timed.json", lines=["quit", "4"], cwd=tmp_path)
+    assert ("This game was played on a 5+3 clock; it goes on without one (the record keeps "
+            "no time left).") in played.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--rule", "freestyle"], "--rule freestyle: the game in renju.json is renju; leave out "
+                              "--rule to play it under its own rule"),
+    (["--size", "9"], "--size 9: the game in renju.json is played on a 15x15 board; leave "
+                      "out the size to play it at its own"),
+    (["--width", "15", "--height", "12"], "--width 15 --height 12: the game in renju.json"),
+])
+def test_options_that_clash_with_a_loaded_record_are_refused(tmp_path, args, message):
+    saved_position(tmp_path / "renju.json", [(7, 7), (8, 7)], [(0, 0)])
+    result = run_play("--load", "renju.json", *args, "--print", cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1
+    agreeing = run_play("--load", "renju.json", "--rule", "renju", "--size", "15", "--print",
+                        cwd=tmp_path)
+    assert agreeing.returncode == 0 and "Rule: renju" in agreeing.stdout
+
+
+def test_a_rule_given_for_a_psq_is_applied(tmp_path):
+    (tmp_path / "game.psq").write_text("Piskvorky 15x15, 0:0, 0\n8,8,0\n9,9,0\n")
+    result = run_play("--load", "game.psq", "--rule", "renju", "--print", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Rule: renju" in result.stdout
+
+
+def test_a_width_alone_makes_a_square_board(tmp_path):
+    result = run_play("--width", "10", "--print", cwd=tmp_path)
+    assert "board 10x10" in result.stdout
+    result = run_play("--width", "10", "--height", "7", "--print", cwd=tmp_path)
+    assert "board 10x7" in result.stdout
+
+
+def test_numbers_of_thousands_of_digits_and_huge_lines_at_the_prompts(tmp_path):
+    digits = "1" * 5000
+    result = run_typed("--size", "7", lines=[
+        "3", "4", "3", digits, "7", "", "10",  # Settings, board size, another size: 7x7
+        "2", f"{digits} A", f"A{digits}", f"hint {digits}", "x" * 1_000_000, "quit", "4"],
+        cwd=tmp_path)
+    assert result.returncode == 0
+    out = result.stdout
+    assert f"{digits[:37]}... is out of range: enter a number from 5 to 64." in out
+    assert f"{digits[:37]}... A is off the board: rows are 1 to 7 and columns A to G." in out
+    assert f"Usage: hint N, with N from 1 to 5 (got '{digits[:37]}...')." in out
+    assert f"Cannot read '{'x' * 37}...' as a move" in out
+    assert max(len(line) for line in out.splitlines()) < 300
+
+
+def test_a_number_of_thousands_of_digits_in_moves(tmp_path):
+    result = run_play("--moves", "h" + "1" * 5000, "--print", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("gridgames play: h111111111111111111111111111111111111... is off "
+                             "the 19x19 board (columns a to s, rows 1 to 19)\n")
+
+
+def test_save_and_load_read_a_tilde_as_the_home_folder(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    result = run_typed("--size", "9", lines=["2", "1 a", "save ~/game.json", "load ~/game.json",
+                                             "quit", "4"], cwd=tmp_path, home=home)
+    assert "Saved 1 moves to ~/game.json." in result.stdout
+    assert "Loaded ~/game.json: freestyle, 9x9, 1 moves." in result.stdout
+    assert (home / "game.json").is_file() and not (tmp_path / "~").exists()
+
+
+def test_the_instructions_list_every_command_of_the_move_prompt(tmp_path):
+    result = run_typed(lines=["1", "", "4"], cwd=tmp_path)
+    text = " ".join(result.stdout.split())
+    assert ("At the move prompt you can also type undo, hint, hint N (the N best moves), "
+            "resign, save FILE, load FILE, help or quit (back to the main menu).") in text

@@ -7,6 +7,7 @@ import argparse
 import os
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -330,6 +331,47 @@ def test_taraguchi_between_two_computers_then_the_game():
     assert game.board.move_stack == opening.board.move_stack
 
 
+@pytest.mark.parametrize("size", [5, 7])
+def test_taraguchi_between_two_computers_on_a_board_smaller_than_its_areas(size: int):
+    settings = Settings(mode=Mode.COMPUTER_COMPUTER, opening=OpeningRule.TARAGUCHI,
+                        rule=Rule.RENJU, width=size, height=size, level=1,
+                        seconds_per_move=0.2, pause=0)
+    console = ScriptedConsole([])
+    phase = OpeningPhase(settings, console, rng=random.Random(4))
+    assert phase.run()
+    assert phase.opening.done and len(phase.opening.board) == 5
+    # the 7×7 area covers the board: the prompt names none
+    assert any(re.fullmatch(r"Computer [12]: place the 4th stone \(white\)", line)
+               for line in console.output), console.text
+    assert "The opening is over" in console.text
+
+
+def test_taraguchi_on_a_7x7_board_in_the_real_program(tmp_path: Path):
+    lines = ["2", "4 D", "black", "3 D", "black", "2 E", "black", "1 G", "black", "1 A",
+             "white"]
+    result = subprocess.run(
+        [sys.executable, "-m", "gridgames.cli.main", "play", "--opening", "taraguchi",
+         "--size", "7", "--rule", "renju"], input="\n".join(lines) + "\n",
+        capture_output=True, text=True, cwd=tmp_path, timeout=ENGINE_TIMEOUT,
+        env={**os.environ, "NO_COLOR": "1", "GRIDGAMES_PAUSE": "0"})
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0
+    assert ("Player 1: place the 5th stone (black), or offer 10 5th moves anywhere, no two of "
+            "them symmetric") in result.stdout
+    assert "The opening is over" in result.stdout
+
+
+def test_long_pro_on_an_8x8_board_states_and_plays_its_third_stone():
+    settings = Settings(mode=Mode.HUMAN_HUMAN, opening=OpeningRule.LONG_PRO, width=8,
+                        height=8, pause=0)
+    console = ScriptedConsole(["5 E", "2 B", "5 A"])
+    phase = OpeningPhase(settings, console)
+    assert phase.run()
+    assert ("Player 1: place the 3rd stone (black) at least 4 intersections from the "
+            "centre, 5 E") in console.output
+    assert phase.opening.board.move_stack[2] == (0, 4)
+
+
 def test_yamaguchi_between_two_computers():
     settings = Settings(mode=Mode.COMPUTER_COMPUTER, opening=OpeningRule.YAMAGUCHI,
                         rule=Rule.RENJU, width=15, height=15, level=1,
@@ -368,7 +410,7 @@ def test_a_board_too_small_for_the_rule_returns_to_the_menu():
                         height=7, pause=0)
     console = ScriptedConsole(["2", "4"])
     play.main_menu(settings, console)
-    assert ("Long Pro needs a board of 9 or more on a side: its 3rd stone goes at least 4 "
+    assert ("Long Pro needs a board of 8 or more on a side: its 3rd stone goes at least 4 "
             "intersections from the centre; choose another opening rule or a larger board "
             "in Settings.") in console.output
     assert console.output[-1] == "Thank you for playing!"

@@ -145,3 +145,33 @@ def test_a_progress_file_that_cannot_be_written_costs_only_the_record(tmp_path: 
     assert "solved!" in result.stdout
     assert f"(Cannot save your progress to {blocker / 'progress.json'}:" in result.stdout
     assert "Puzzle 2 of" in result.stdout
+
+
+def test_goto_a_puzzle_and_words_that_are_not_moves():
+    last = load_puzzles()[-1]
+    renju = load_puzzles("renju")[0]
+    result = run("--id", "1", lines=[f"goto {last.id}", "goto 99999", "goto x", "hint 3",
+                                     "jump 5", "quit"])
+    assert result.returncode == 0
+    out = result.stdout
+    assert f"Puzzle {last.id} of {len(load_puzzles())}: {last.rule.value}" in out
+    assert f"puzzle {last.id}> There is no puzzle 99999: type list to see the puzzles' " \
+           "numbers." in out
+    assert "Usage: goto N, with N the number of a puzzle (type list to see them)." in out
+    assert "hint takes nothing after it: type just hint." in out
+    assert "Unknown command 'jump': type a move like 8 H, or help for the commands." in out
+    assert "is off the board" not in out
+    elsewhere = run("--rule", "freestyle", "--id", "1", lines=[f"goto {renju.id}", "quit"])
+    assert (f"Puzzle {renju.id} is a renju puzzle, not one of those here; type list to see "
+            "them.") in elsewhere.stdout
+    assert "goto N      go to puzzle N" in run("--id", "1", lines=["help", "quit"]).stdout
+
+
+def test_a_move_of_thousands_of_digits():
+    digits = "1" * 5000
+    result = run("--id", "1", lines=[f"{digits} A", f"{digits},3", "quit"])
+    assert result.returncode == 0
+    assert f"{digits[:37]}... A is off the board: rows are 1 to 15 and columns A to O" \
+        in result.stdout
+    assert f"{digits[:37]}... is off the 15x15 board" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) < 300

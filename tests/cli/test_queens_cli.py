@@ -210,14 +210,57 @@ def test_a_size_without_any_solution_is_not_blamed_on_queens() -> None:
         (["count", "--n", "-2"], "board size must be between 1 and 62"),
         (["--n", "99"], "board size must be between 1 and 26"),
         (["--frobnicate"], "unrecognized arguments"),
+        (["solve", "--n", "8", "--fixed", "1" * 5000 + ",1"],
+         "row 1111111111111111111111111111111111111... is off the board: rows go from 1 to 8"),
+        (["solve", "--n", "8", "--fixed", "c" + "1" * 5000],
+         "row 1111111111111111111111111111111111111... is off the board"),
+        (["solve", "--n", "1" * 5000],
+         "board size must be between 1 and 10000000, not 1111111111111111111111111111111111111..."),
+        (["solve", "--n", "8", "--seed", "1" * 5000], "seed must be a whole number of 0 or more"),
+        (["backtrack", "--n", "8", "--limit", "1" * 5000], "the step limit must be between 1 and"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2
     assert message in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+    assert len(result.stderr.strip().splitlines()) == 1 and len(result.stderr) < 200
     assert "Traceback" not in result.stderr
+
+
+def test_a_size_without_any_solution_is_said_so_when_no_queen_was_given() -> None:
+    traced = run("backtrack", "--n", "3")
+    assert traced.returncode == 1
+    assert traced.stdout.splitlines()[-1].startswith(
+        "no solution: the 3×3 board has none at all; every way was tried (")
+    assert "fixed queens" not in traced.stdout
+    child = spawn("--n", "3")
+    prompt(child)
+    child.sendline("hint")
+    child.expect_exact("The 3×3 board has no solution at all: try another size, like size 8.")
+    prompt(child)
+    child.sendline("a1")
+    prompt(child)
+    child.sendline("hint")
+    child.expect_exact("No square keeps this board solvable: remove a queen or type restart.")
+    prompt(child)
+    child.sendline("quit")
+    child.expect("Bye.")
+
+
+def test_numbers_of_thousands_of_digits_in_the_game() -> None:
+    digits = "1" * 5000  # longer than a terminal's line: typed on a pipe
+    lines = ["", f"{digits},1", f"c{digits}", f"size {digits}", "quit"]
+    result = subprocess.run([*COMMAND], input="".join(f"{line}\n" for line in lines),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    replies = [line.split("> ", 1)[1] for line in result.stdout.splitlines() if "> " in line]
+    assert replies[:3] == [
+        "Row 1111111111111111111111111111111111111... is off the board: rows go from 1 to 8. "
+        "Type help for the commands.",
+        "Row 1111111111111111111111111111111111111... is off the board: rows go from 1 to 8. "
+        "Type help for the commands.",
+        "Board size must be between 1 and 26, not 1111111111111111111111111111111111111..."]
 
 
 def test_count_command() -> None:

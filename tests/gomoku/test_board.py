@@ -240,3 +240,29 @@ def test_rule_numbers_and_names():
         Rule.from_name("go")
     with pytest.raises(ValueError, match="unknown Gomocup rule 3"):
         Rule.from_gomocup(3)
+
+
+def test_a_rule_by_its_name_is_refused_pointing_to_rule_from_name() -> None:
+    with pytest.raises(ValueError, match=r"^rule must be a Rule such as Rule.RENJU, got 'renju'; "
+                                         r"for a rule by its name, use "
+                                         r"Rule.from_name\('renju'\)$"):
+        Board(15, rule="renju")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"got None; .*Rule.from_name\('renju'\)$"):
+        Board(15, rule=None)  # type: ignore[arg-type]
+
+
+def test_a_point_off_the_board_has_no_name() -> None:
+    board = Board(15)
+    assert board.point_name((0, 0)) == "a15"
+    with pytest.raises(IllegalMoveError, match=r"^\(99, 99\) is off the board; x must be 0 to "
+                                               r"14 and y 0 to 14$"):
+        board.point_name((99, 99))
+    with pytest.raises(IllegalMoveError, match=r"^\(-1, 0\) is off the board"):
+        board.point_name((-1, 0))
+    with pytest.raises(IllegalMoveError, match="'h8' is not a point"):
+        board.point_name("h8")  # type: ignore[arg-type]
+
+
+def test_parse_refuses_what_is_not_text() -> None:
+    with pytest.raises(ValueError, match=r"^text must be a str such as 'h8', got None$"):
+        Board(15).parse(None)  # type: ignore[arg-type]

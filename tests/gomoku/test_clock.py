@@ -62,3 +62,19 @@ def test_saved_and_read_back_it_goes_on() -> None:
 def test_clocks_that_cannot_be_set_say_what_is_allowed(text: str, message: str) -> None:
     with pytest.raises(ClockError, match=message):
         GameClock.parse(text)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (None, "the clock must be a str such as '5+3', got None"),
+    (5, "the clock must be a str such as '5+3', got 5"),
+    ("1" * 5000, "a clock needs 1 second to 600 minutes a side, not "
+                 "1111111111111111111111111111111111111... minutes"),
+    ("1" * 400 + ".5", "a clock needs 1 second to 600 minutes a side, not"),
+    ("5+" + "1" * 5000, "the increment must be 0 to 600 seconds a move, not "
+                        "1111111111111111111111111111111111111..."),
+    ("x" * 1000, "cannot read the clock 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+])
+def test_a_clock_that_cannot_be_read_says_why_in_a_line(text: object, message: str) -> None:
+    with pytest.raises(ClockError) as error:
+        GameClock.parse(text)  # type: ignore[arg-type]
+    assert str(error.value).startswith(message) and len(str(error.value)) < 150

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from gridgames.gomoku import IllegalMoveError, InvalidMoveError
@@ -62,3 +66,69 @@ def test_bad_position_strings_say_where():
         n.parse_position("h8i9??", 15, 15)
     assert n.parse_position("h8 i9, j10", 15, 15) == [(7, 7), (8, 6), (9, 5)]
     assert n.parse_position("", 15, 15) == []
+
+
+@pytest.mark.parametrize("parse", [n.parse_renju, n.parse_seed, n.parse_gomocup, n.parse_point])
+def test_text_that_is_not_a_str_is_refused_naming_the_argument(parse):
+    with pytest.raises(ValueError, match=r"^text must be a str such as '.+', got None$"):
+        parse(None, 15, 15)
+    with pytest.raises(ValueError, match=r"^text must be a str such as 'h8i9j10', got 77$"):
+        n.parse_position(77, 15, 15)
+
+
+@pytest.mark.parametrize("text", ["h" + "1" * 5000, "1" * 5000 + " a", "1" * 5000 + ",3",
+                                  "-" + "1" * 5000 + ",3", "a" * 1_000_000 + "1",
+                                  "3 " + "b" * 1_000_000, "h8" + "i" + "9" * 5000])
+def test_numbers_and_letters_far_too_long_are_off_the_board(text):
+    # no conversion of thousands of digits (Python refuses it), nor a slow sum of letters
+    with pytest.raises(IllegalMoveError, match=r"\.\.\. is off the 15x15 board \(columns a to "
+                                               r"o, rows 1 to 15\)$") as error:
+        n.parse_position(text, 15, 15) if text.startswith("h8i") else n.parse_point(text, 15, 15)
+    assert len(str(error.value)) < 120
+
+
+def test_long_unreadable_text_is_quoted_clipped():
+    with pytest.raises(InvalidMoveError) as error:
+        n.parse_point("x" * 1_000_000, 15, 15)
+    assert str(error.value).startswith(f"cannot read '{'x' * 37}...': expected a column")
+    assert len(str(error.value)) < 120
+    assert n.shown("h8") == "h8" and n.shown("y" * 41) == "y" * 37 + "..."
+
+
+def test_read_number_stops_where_no_board_reaches():
+    assert n.read_number("0008") == 8 and n.read_number("-12") == -12
+    assert n.read_number("9" * n.MAX_DIGITS) == 10**n.MAX_DIGITS - 1
+    assert n.read_number("1" * 5000) == n.OFF_EVERY_BOARD
+    assert n.read_number("-" + "1" * 5000) == -n.OFF_EVERY_BOARD
+    # leading zeros count towards Python's limit too; other scripts' digits are digits
+    assert n.read_number("0" * 5000 + "8") == 8 and n.parse_point("h" + "0" * 5000 + "8", 15,
+                                                                     15) == (7, 7)
+    assert n.read_number("\u0661" * 5000) == n.OFF_EVERY_BOARD
+    with pytest.raises(ValueError, match="invalid literal"):
+        n.read_number("abcdefghijklmnop")  # not a number, however long
+
+
+def test_importing_gridgames_leaves_pythons_integer_limit_alone():
+    code = ("import sys; before = sys.get_int_max_str_digits(); "
+            "import gridgames.cli.play, gridgames.cli.queens, gridgames.cli.puzzle, "
+            "gridgames.gomoku.notation; print(before, sys.get_int_max_str_digits())")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONINTMAXSTRDIGITS"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout.split()
+    assert out == ["4300", "4300"]
+
+
+@pytest.mark.parametrize(("format_point", "point", "message"), [
+    (lambda p: n.format_renju(p, 0), (0, 0), r"^\(0, 0\) is off a board of 0 rows$"),
+    (lambda p: n.format_renju(p, 15), (0, 15), r"^\(0, 15\) is off a board of 15 rows: y must "
+                                                r"be 0 to 14$"),
+    (lambda p: n.format_renju(p, 15), (-1, 3), r"^\(-1, 3\) is off every board: x and y are 0 "
+                                                r"to 63$"),
+    (lambda p: n.format_renju(p, 15), (99, 3), r"^\(99, 3\) is off every board"),
+    (n.format_seed, (0, -1), r"^\(0, -1\) is off every board"),
+    (n.format_gomocup, (64, 0), r"^\(64, 0\) is off every board"),
+    (n.format_gomocup, "h8", r"^'h8' is not a point: a point is a pair of integers \(x, y\)$"),
+])
+def test_off_board_points_are_not_named(format_point, point, message):
+    with pytest.raises(ValueError, match=message):
+        format_point(point)

@@ -255,6 +255,33 @@ def test_taraguchi_areas_grow_a_ring_a_stone() -> None:
         taraguchi(*TARAGUCHI_TO_FIFTH, "place m8")
 
 
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_taraguchi_on_a_board_smaller_than_its_areas(size: int) -> None:
+    # the 7×7 and 9×9 areas run past the edge: there the stone may go anywhere
+    game = Opening(OpeningRule.TARAGUCHI, Board(size, rule=Rule.RENJU))
+    centre = size // 2
+    for stone in ((centre, centre), (centre + 1, centre - 1), (centre + 1, centre + 1),
+                  (size - 1, size - 1)):
+        game.place(stone)
+        game.choose(Color.BLACK)
+    assert game.board.to_move is Color.BLACK and game.allowed == ("offer", "place")
+    assert game.prompt() == ("place the 5th stone (black), or offer 10 5th moves anywhere, "
+                             "no two of them symmetric")
+    game.apply("place a1")  # a corner: inside the 9×9 about the centre
+    assert game.allowed == ("choose",)
+
+
+def test_taraguchi_area_clipped_by_a_narrow_board() -> None:
+    narrow = Opening.replay(OpeningRule.TARAGUCHI, Board(7, 15, rule=Rule.RENJU),
+                            ["place d8", "choose black", "place d9", "choose black",
+                             "place e10", "choose black", "place a8", "choose black"])
+    assert narrow.prompt().startswith(
+        "place the 5th stone (black) in the central 9×9, clipped to the board, a4 to g12, or")
+    with pytest.raises(OpeningError, match="a13 is outside that area: the 5th stone goes in "
+                                           "the central 9×9, clipped to the board, a4 to g12"):
+        narrow.apply("place a13")
+
+
 def test_taraguchi_fifth_placed_then_a_last_swap() -> None:
     game = taraguchi(*TARAGUCHI_TO_FIFTH, "place l12")
     assert (game.to_act, game.allowed) == (SECOND, ("choose",))
@@ -341,5 +368,46 @@ def test_pro_black_third_stone_away_from_the_centre(rule: OpeningRule, nearest: 
 
 def test_pro_needs_room_for_its_third_stone() -> None:
     assert not opening(OpeningRule.PRO, size=7).done
-    with pytest.raises(OpeningError, match="Long Pro needs a board of 9 or more on a side"):
+    with pytest.raises(OpeningError, match="Pro needs a board of 6 or more on a side: its 3rd "
+                                           "stone goes at least 3 intersections from the centre"):
+        opening(OpeningRule.PRO, size=5)
+    with pytest.raises(OpeningError, match="Long Pro needs a board of 8 or more on a side"):
         opening(OpeningRule.LONG_PRO, size=7)
+
+
+@pytest.mark.parametrize(("rule", "size", "third"),
+                         [(OpeningRule.PRO, 6, "a4"), (OpeningRule.LONG_PRO, 8, "a5")])
+def test_pro_on_the_smallest_board_it_allows(rule: OpeningRule, size: int, third: str) -> None:
+    # the smallest side the message states is one the rule can be played on
+    game = opening(rule, size=size)
+    centre = game.board.point_name((size // 2, size // 2))
+    game.apply(f"place {centre}")
+    game.apply("place b2")
+    game.apply(f"place {third}")  # on the left edge, as far from the centre as it must be
+    assert game.done
+
+
+def test_wrong_argument_types_are_refused_saying_what_is_allowed() -> None:
+    with pytest.raises(ValueError, match=r"^rule must be an OpeningRule such as "
+                                         r"OpeningRule.SWAP2, got 'swap2'; for a rule by its "
+                                         r"name, use OpeningRule.parse\('swap2'\)$"):
+        Opening("swap2", Board(15))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^board must be a Board, such as Board\(15\), got 15$"):
+        Opening(OpeningRule.SWAP, 15)  # type: ignore[arg-type]
+    with pytest.raises(OpeningError, match=r"^max_offers must be a whole number from 1 to 64, "
+                                           r"got '3'$"):
+        Opening(OpeningRule.SOOSORV, Board(15), max_offers="3")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^an opening rule's name must be a str such as "
+                                         r"'swap2', got None$"):
+        OpeningRule.parse(None)  # type: ignore[arg-type]
+
+
+def test_a_declaration_of_thousands_of_digits_is_refused_as_written() -> None:
+    game = soosorv(*SOOSORV_TO_DECLARE)
+    with pytest.raises(OpeningError, match=r"^declare a number of 5th moves, not "
+                                           r"'1111111111111111111111111111111111111\.\.\.'$"):
+        game.apply("declare " + "1" * 5000)
+    with pytest.raises(OpeningError, match=r"^declare 1 to 8 5th moves, not 9$"):
+        game.apply("declare 9")
+    with pytest.raises(OpeningError, match=r"^declare a number of 5th moves, not '²'$"):
+        game.apply("declare ²")  # a digit to str.isdigit, not to int()

@@ -198,7 +198,7 @@ def test_yamaguchi_between_two_humans_declared_before_the_swap(client: TestClien
 def test_pro_refuses_a_board_without_room_and_a_third_stone_too_near(
         client: TestClient) -> None:
     assert_error(client.post(GAMES, json={"width": 7, "height": 7, "opening": "longpro"}),
-                 422, "invalid_value", "Long Pro needs a board of 9 or more on a side")
+                 422, "invalid_value", "Long Pro needs a board of 8 or more on a side")
     game_id = new_game(client, width=15, height=15, opening="pro")["id"]
     act(client, game_id, "place h8")
     act(client, game_id, "place j9")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gridgames.gomoku import Board, Rule
+from gridgames.gomoku.notation import shown
 from gridgames.gomoku.records import RecordError, load
 
 from .options import whole_number
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 NAME = "analyse"
 HELP = "Review a game: each move's score, the better move, labels and accuracy"
 DEFAULT_TIME_MS = 500
+MAX_DEPTH = 20  # as the web review allows: each ply deeper takes about twice as long
 PLOT_INSTALL = "pip install 'gridgames[plot]'"
 
 
@@ -43,13 +45,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a JSON record names its own, otherwise freestyle")
     parser.add_argument("--size", type=int, default=15,
                         help="board size for a position string (default 15)")
-    parser.add_argument("--time-ms", type=whole_number(1), default=DEFAULT_TIME_MS,
-                        help=f"engine time for each position (default {DEFAULT_TIME_MS})")
-    parser.add_argument("--depth", type=whole_number(1), default=None,
-                        help="search depth for each position instead of a time (reproducible)")
+    parser.add_argument("--time-ms", type=whole_number(1), default=None,
+                        help=f"engine time for each position (default {DEFAULT_TIME_MS}, "
+                        "or none with --depth)")
+    parser.add_argument("--depth", type=depth, default=None,
+                        help=f"search depth for each position (1 to {MAX_DEPTH}) instead of a "
+                        "time, for results that do not depend on the machine; with --time-ms "
+                        "too, each search stops at whichever limit it reaches first")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="FILE", default=None,
                         help="write the evaluation graph to FILE (.png or .svg; needs matplotlib)")
+
+
+def depth(text: str) -> int:
+    """An argparse ``type=`` for --depth: 1 to :data:`MAX_DEPTH`."""
+    number = whole_number(1)(text)
+    if number > MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_DEPTH}, got {shown(text)}")
+    return number
 
 
 class UsageError(Exception):
@@ -62,14 +75,14 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
         raise UsageError("RECORD is empty: give a .psq or JSON record file, or a position "
                          "string such as h8i9j10")
     path = Path(text)
-    if path.exists() or path.suffix.lower() in (".psq", ".json"):
+    if _is_file(path) or path.suffix.lower() in (".psq", ".json"):
         try:
             record = load(path, rule or Rule.FREESTYLE)
             if rule is not None and rule is not record.rule:
                 record.rule = rule
             return record.to_board()
         except RecordError as error:
-            raise UsageError(f"cannot read the record {text}: {error}") from None
+            raise UsageError(f"cannot read the record {shown(text)}: {error}") from None
     from gridgames.gomoku.notation import parse_position
 
     try:
@@ -80,14 +93,24 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
         moves = parse_position(text, size, size)
     except ValueError as error:
         raise UsageError(
-            f"{text!r} is neither a record file nor a position string like h8i9j10: {error}"
+            f"{shown(text)!r} is neither a record file nor a position string like h8i9j10: "
+            f"{error}"
         ) from None
     for number, move in enumerate(moves, start=1):
         reason = board.illegal_reason(move)
         if reason is not None:
-            raise UsageError(f"move {number} of {text!r} is not legal: {reason}")
+            raise UsageError(f"move {number} of {shown(text)!r} is not legal: {reason}")
         board.push(move)
     return board
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; False for text that cannot be a file's name at all
+    (too long, or with a NUL), such as a long position string."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _score_text(score: int, mate: int | None) -> str:
@@ -180,7 +203,13 @@ def run(args: argparse.Namespace) -> int:
     from gridgames.gomoku.ai import Limit
     from gridgames.gomoku.analysis import review_game
 
-    limit = Limit(depth=args.depth) if args.depth is not None else Limit(time_ms=args.time_ms)
+    time_ms = args.time_ms
+    if time_ms is None and args.depth is None:
+        time_ms = DEFAULT_TIME_MS
+    limit = Limit(time_ms=time_ms, depth=args.depth)
+    if time_ms is not None and args.depth is not None:
+        print(f"gridgames analyse: each position is searched to depth {args.depth} or for "
+              f"{time_ms} ms, whichever comes first", file=sys.stderr)
     show_progress = not args.json and sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:

@@ -21,14 +21,17 @@ from typing import TYPE_CHECKING, TypeVar
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
 from gridgames.gomoku.clock import GameClock
+from gridgames.gomoku.notation import read_number, shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
 from gridgames.gomoku.records import (
     RESIGNATION,
+    TERMINATIONS,
     TIME_FORFEIT,
     GameRecord,
     RecordError,
     load,
     save,
+    winner_of,
 )
 
 from .gomoku_view import (
@@ -230,6 +233,22 @@ def think(console: Console, board: Board, limit: Limit, activity: str,
                 progress)
 
 
+def lost_off_the_board(record: GameRecord) -> tuple[Color | None, str]:
+    """Who lost the recorded game other than on the board, and how (one of
+    ``records.TERMINATIONS``): ``(None, "")`` when no one did."""
+    winner = winner_of(record)
+    if record.termination not in TERMINATIONS or winner is None:
+        return None, ""
+    return winner.other, record.termination
+
+
+def ending_text(loser: Color, termination: str) -> str:
+    """``black resigned`` or ``white's time ran out``."""
+    if termination == RESIGNATION:
+        return f"{loser.label} resigned"
+    return f"{loser.label}'s time ran out"
+
+
 class GameEnd(Enum):
     FINISHED = "finished"
     QUIT = "quit"
@@ -290,7 +309,8 @@ class Game:
 
     def play(self) -> GameEnd:
         self.show_board()
-        if self.settings.mode is not Mode.COMPUTER_COMPUTER:
+        over = self.board.is_game_over() or self.loser is not None
+        if self.settings.mode is not Mode.COMPUTER_COMPUTER and not over:
             self.console.say("Type help at the move prompt for the commands.")
         while True:
             if self.board.outcome() is not None or self.loser is not None:
@@ -410,6 +430,24 @@ class Game:
             time_left_ms=clock.left_ms(clock.running, time.time()),
             moves_played=len(self.board), increment_ms=clock.increment_ms)
 
+    def resume(self, record: GameRecord) -> None:
+        """Go on from the game of ``record``: its moves, its opening's colours, and its end
+        when it was lost other than on the board (resigned or out of time), which leaves
+        nothing to play. Raises RecordError as loading does, before anything changes."""
+        board = record.to_board()
+        opening = record.replay_opening()
+        self.board = board
+        self.prepared_move = None
+        self.begin_with(opening)  # its opening's stones stay, and who had black
+        self.loser, self.termination = lost_off_the_board(record)
+        say = self.console.say
+        if self.loser is not None:
+            say(f"This game is over: {ending_text(self.loser, self.termination)} "
+                f"({record.result}).")
+        elif record.clock and self.clock is None and not board.is_game_over():
+            say(f"This game was played on a {record.clock} clock; it goes on without one "
+                "(the record keeps no time left).")
+
     def human_turn(self, color: Color) -> bool:
         """Read input until a move is played; False when the player quits."""
         name = self.player_name(color)
@@ -495,9 +533,10 @@ class Game:
 
     def hint_candidates(self, argument: str) -> None:
         """``hint N``: the engine's N best moves, each with its score for the side to move."""
-        if not argument.isdigit() or not 1 <= int(argument) <= MAX_HINTS:
+        if not (argument.isascii() and argument.isdigit()
+                and 1 <= read_number(argument) <= MAX_HINTS):
             self.console.say(f"Usage: hint N, with N from 1 to {MAX_HINTS} "
-                             f"(got {argument!r}).")
+                             f"(got {shown(argument)!r}).")
             return
         from gridgames.gomoku.ai.limits import score_text
         from gridgames.gomoku.analysis import candidates
@@ -506,7 +545,7 @@ class Game:
             self.console.say("No hint: the game is over.")
             return
         try:
-            found = candidates(self.board, self.limit(), int(argument))
+            found = candidates(self.board, self.limit(), read_number(argument))
         except Exception as error:  # an engine fault costs the hint, not the game
             self.console.say(f"No hint available: {error}")
             return
@@ -524,11 +563,12 @@ class Game:
             return
         record = GameRecord.from_board(self.board, black=self.record_name(Color.BLACK),
                                        white=self.record_name(Color.WHITE), opening=self.opening,
-                                       clock=self.settings.clock or "")
+                                       clock=self.settings.clock or "", loser=self.loser,
+                                       termination=self.termination)
         try:
-            save(record, path)
+            save(record, os.path.expanduser(path))  # ~ as a shell would read it
         except OSError as error:
-            self.console.say(f"Could not save to {path}: {error.strerror or error}.")
+            self.console.say(f"Could not save to {shown(path)}: {error.strerror or error}.")
             return
         self.console.say(f"Saved {len(self.board)} moves to {path}.")
 
@@ -541,16 +581,14 @@ class Game:
             self.console.say("Usage: load FILE (a .psq or JSON game record).")
             return False
         try:
-            record = load(path, rule=self.board.rule)
-            board = record.to_board()
-            opening = record.replay_opening()
+            record = load(os.path.expanduser(path), rule=self.board.rule)
+            record.to_board()  # the same checks as resume makes, before anything changes
+            record.replay_opening()
         except RecordError as error:
             self.console.say(f"Load failed: {error}")
             return False
-        self.board = board
-        self.prepared_move = None
-        self.begin_with(opening)  # its opening's stones stay, and who had black
-        self.console.say(f"Loaded {path}: {board.rule.value}, {board.width}x{board.height}, "
-                         f"{len(board)} moves.")
+        self.console.say(f"Loaded {path}: {record.rule.value}, {record.width}x{record.height}, "
+                         f"{len(record.moves)} moves.")
+        self.resume(record)
         self.show_board()
         return True

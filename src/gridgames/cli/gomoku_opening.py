@@ -16,6 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from gridgames.gomoku import Color, IllegalMoveError, InvalidMoveError, Point
+from gridgames.gomoku.notation import shown
 from gridgames.gomoku.opening_rules import Opening, OpeningError, Player
 
 if TYPE_CHECKING:
@@ -58,8 +59,8 @@ def parse_points(text: str, width: int, height: int) -> list[Point]:
         points.append(parse_move(match[0], width, height))
         end = match.end()
     if not points or cleaned[end:].strip(" ,;"):
-        raise InvalidMoveError(f"Cannot read {text.strip()!r} as points: type them as on the "
-                               "board, like 6 H, 7 J, 10 G or H6 J7 G10")
+        raise InvalidMoveError(f"Cannot read {shown(text.strip())!r} as points: type them as "
+                               "on the board, like 6 H, 7 J, 10 G or H6 J7 G10")
     return points
 
 
@@ -102,7 +103,7 @@ def typed_action(opening: Opening, text: str, style: Style) -> str:
     except InvalidMoveError:
         if first.lower() in ACTIONS:
             raise
-        raise OpeningError(f"Cannot read {text!r}: type {input_forms(opening)} "
+        raise OpeningError(f"Cannot read {shown(text)!r}: type {input_forms(opening)} "
                            "(or help)") from None
     if kind == "choose":
         symbols = {style.symbol(Color.BLACK): "black", style.symbol(Color.WHITE): "white"}

@@ -27,7 +27,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
-from gridgames.gomoku.notation import column_index, column_letters
+from gridgames.gomoku.notation import column_index, column_letters, read_number, shown
 
 CELL_WIDTH = 3  # a marker, the symbol, a marker: " o ", "[o]", "*o*"
 EMPTY = "."
@@ -119,13 +119,13 @@ def parse_move(text: str, width: int, height: int) -> Point:
         letters, row_text = column_first[1], column_first[2]
     else:
         raise InvalidMoveError(
-            f"Cannot read {text.strip()!r} as a move: type the row number and the column "
-            f"letter, like 8 H or H8 (type help for commands)"
+            f"Cannot read {shown(text.strip())!r} as a move: type the row number and the "
+            f"column letter, like 8 H or H8 (type help for commands)"
         )
-    x, y = column_index(letters), int(row_text) - 1
+    x, y = column_index(letters), read_number(row_text) - 1
     if not (0 <= x < width and 0 <= y < height):
         raise IllegalMoveError(
-            f"{row_text.lstrip('0') or '0'} {letters.upper()} is off the board: "
+            f"{shown(row_text.lstrip('0') or '0')} {shown(letters.upper())} is off the board: "
             f"{describe_board(width, height)}"
         )
     return x, y

@@ -12,6 +12,7 @@ With ``--cluster HEAD:PORT`` (or ``auto``) the games are tasks on a Ray cluster
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -110,6 +111,8 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
     width = size if args.width is None else args.width
     height = (width if args.size is None else size) if args.height is None else args.height
     check_size(width, height)
+    if args.out is not None:
+        records_folder(args.out)
     if args.openings is not None:
         openings = read_openings(load_openings(args.openings), width, height, rule)
     else:
@@ -120,6 +123,22 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
         tolerance_ms=args.tolerance_ms, openings=openings, concurrency=args.concurrency,
         out_dir=args.out, seed=args.seed, **more,
     )
+
+
+def records_folder(path: Path) -> None:
+    """Make the folder for the games' records (--out) now, so that a path that cannot be one
+    is refused before the first game rather than after it (ValueError saying why)."""
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {path}: that is a file, not a folder; give a folder for "
+                         "the games' .psq records (it is made if missing)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--out {path}: cannot make that folder for the games' records: "
+                         f"{error.strerror or error}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {path}: cannot write records in that folder: permission "
+                         "denied")
 
 
 def settings_line(config: MatchConfig) -> str:

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 
 from gridgames.gomoku.clock import GameClock
+from gridgames.gomoku.notation import shown
 from gridgames.gomoku.opening_rules import OpeningRule
 
 
@@ -32,7 +33,7 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         try:
             number = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{allowed}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{allowed}, got {shown(text)!r}") from None
         if number < minimum:
             raise argparse.ArgumentTypeError(f"{allowed}, got {number}")
         return number
@@ -54,8 +55,8 @@ def port_number(text: str) -> int:
     except ValueError:
         number = None
     if number is None or not 0 <= number <= 65535:
-        shown = text if number is None else number
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {shown!r}")
+        given = shown(text) if number is None else number
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {given!r}")
     return number
 
 
@@ -74,7 +75,7 @@ def positive_number(text: str) -> float:
     try:
         number = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {shown(text)!r}") from None
     if not 0 < number < math.inf:
         raise argparse.ArgumentTypeError(f"must be a number above 0, got {number}")
     return number

@@ -16,11 +16,19 @@ import unicodedata
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
 from gridgames.gomoku.clock import GameClock
-from gridgames.gomoku.notation import format_renju, parse_position
+from gridgames.gomoku.notation import format_renju, parse_position, read_number, shown
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
-from gridgames.gomoku.records import load
+from gridgames.gomoku.records import GameRecord, load
 
-from .gomoku_game import Console, Game, GameEnd, Mode, Settings
+from .gomoku_game import (
+    Console,
+    Game,
+    GameEnd,
+    Mode,
+    Settings,
+    ending_text,
+    lost_off_the_board,
+)
 from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
 from .options import game_clock, opening_rule
@@ -59,8 +67,8 @@ stones for both colours and the colours are chosen on the way, so the game
 begins with the colours the opening gave: player 1 may end up with white.
 {openings}
 
-At the move prompt you can also type undo, hint, save FILE, load FILE, help
-or quit (back to the main menu).
+At the move prompt you can also type undo, hint, hint N (the N best moves),
+resign, save FILE, load FILE, help or quit (back to the main menu).
 
 Good luck!"""
 
@@ -105,8 +113,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a game clock: minutes a side and seconds added after each move, "
                         "e.g. 5+3; whoever runs out loses, and undo is off (default: none)")
     parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
-    parser.add_argument("--width", type=int, default=None, help="board width (columns)")
-    parser.add_argument("--height", type=int, default=None, help="board height (rows)")
+    parser.add_argument("--width", type=int, default=None,
+                        help="board width, columns (default: --size)")
+    parser.add_argument("--height", type=int, default=None,
+                        help="board height, rows (default: --size, or the width)")
     parser.add_argument("--level", default=None, help="computer level, 1 (weakest) to the maximum")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
                         help="time per computer move in seconds (default 3)")
@@ -119,7 +129,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--moves", default=None,
                         help="moves to play first, in renju notation ('h8 i9' or 'h8i9')")
     parser.add_argument("--load", default=None, metavar="FILE",
-                        help="start from a saved game (.psq or JSON record)")
+                        help="start from a saved game (.psq or JSON record); a JSON record "
+                        "keeps its rule and size, a .psq its size (its rule is --rule)")
     parser.add_argument("--print", action="store_true",
                         help="print the position and the result, then exit")
 
@@ -127,15 +138,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
-        start = starting_board(args, settings)
+        start = starting_record(args, settings)
     except ValueError as error:  # includes the board's move errors and RecordError
         print(f"gridgames play: {error}", file=sys.stderr)
         return 2
     console = Console(color=False if args.no_color else None)
     if args.print:
-        board = start if start is not None else settings.new_board()
+        record = start if start is not None else GameRecord.from_board(settings.new_board())
         try:
-            print_position(board, Style(settings.symbols, console.color), console)
+            print_position(record, Style(settings.symbols, console.color), console)
         except BrokenPipeError:
             # The reader (e.g. head) stopped early; silence the flush at exit.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -172,6 +183,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings.width = settings.height = args.size
     if args.width is not None:
         settings.width = args.width
+        if args.size is None:  # a width alone makes a square board, as in gridgames match
+            settings.height = args.width
     if args.height is not None:
         settings.height = args.height
     check_size(settings.width, settings.height)
@@ -186,7 +199,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if args.symbols is not None:
         problem = symbols_problem(tuple(args.symbols))
         if problem:
-            raise ValueError(f"--symbols {args.symbols!r}: {problem}")
+            raise ValueError(f"--symbols {shown(args.symbols)!r}: {problem}")
         settings.symbols = (args.symbols[0], args.symbols[1])
     if args.pause is not None:
         if not 0 <= args.pause <= 60:
@@ -200,7 +213,7 @@ def symbol_problem(symbol: str) -> str | None:
     """Why this one player symbol cannot be used, or ``None`` if it can."""
     if (len(symbol) != 1 or not symbol.isprintable() or symbol.isspace()
             or unicodedata.east_asian_width(symbol) in ("W", "F")):
-        return f"{symbol!r} is not a single visible character"
+        return f"{shown(symbol)!r} is not a single visible character"
     if symbol in RESERVED:
         return f"{symbol!r} is used to draw the board; choose another character"
     return None
@@ -219,16 +232,25 @@ def symbols_problem(symbols: tuple[str, ...]) -> str | None:
     return None
 
 
-def starting_board(args: argparse.Namespace, settings: Settings) -> Board | None:
-    """The position given by --load and/or --moves, or ``None`` for an empty board."""
+def starting_record(args: argparse.Namespace, settings: Settings) -> GameRecord | None:
+    """The game given by --load and/or --moves (``None`` for an empty board); the settings
+    take its rule and size. Raises ValueError saying what is wrong, and when an option
+    given clashes with the loaded game."""
     if args.load is None and args.moves is None:
         return None
     if args.load is not None:
-        board = load(args.load, rule=settings.rule).to_board()
-        settings.width, settings.height, settings.rule = board.width, board.height, board.rule
+        # a .psq stores no rule: it is played under the settings' (--rule's)
+        record = load(args.load, rule=settings.rule)
+        check_options_fit(args, record)
+        settings.width, settings.height, settings.rule = record.width, record.height, record.rule
     else:
-        board = settings.new_board()
+        record = GameRecord.from_board(settings.new_board())
     if args.moves is not None:
+        board = record.to_board()
+        loser, termination = lost_off_the_board(record)
+        if loser is not None and args.moves.strip():
+            raise ValueError(f"--moves: the game in {args.load} is over "
+                             f"({ending_text(loser, termination)}): no move can be added")
         start = len(board)
         for number, point in enumerate(
             parse_position(args.moves, board.width, board.height), start=start + 1
@@ -238,10 +260,33 @@ def starting_board(args: argparse.Namespace, settings: Settings) -> Board | None
                 raise IllegalMoveError(f"move {number} ({format_renju(point, board.height)}) "
                                        f"is not legal: {reason}")
             board.push(point)
-    return board
+        record.moves = list(board.move_stack)
+        record.times_ms = None
+        outcome = board.outcome()
+        if outcome is not None:
+            record.result = outcome.result
+    return record
 
 
-def print_position(board: Board, style: Style, console: Console) -> None:
+def check_options_fit(args: argparse.Namespace, record: GameRecord) -> None:
+    """Refuse a --rule or a board size that is not the loaded game's (ValueError)."""
+    if args.rule is not None and Rule.from_name(args.rule) is not record.rule:
+        raise ValueError(f"--rule {args.rule}: the game in {args.load} is {record.rule.value}; "
+                         "leave out --rule to play it under its own rule")
+    given = [f"--{name} {value}" for name, value in
+             (("size", args.size), ("width", args.width), ("height", args.height))
+             if value is not None]
+    if given:
+        width = args.width if args.width is not None else args.size
+        height = args.height if args.height is not None else (args.size or args.width)
+        if (width or record.width, height or record.height) != (record.width, record.height):
+            raise ValueError(f"{' '.join(given)}: the game in {args.load} is played on a "
+                             f"{record.width}x{record.height} board; leave out the size to "
+                             "play it at its own")
+
+
+def print_position(record: GameRecord, style: Style, console: Console) -> None:
+    board = record.to_board()
     outcome = board.outcome()
     line = outcome.line if outcome is not None else ()
     console.say(render_board(board, style, winning_line=line, max_width=console.columns))
@@ -251,7 +296,11 @@ def print_position(board: Board, style: Style, console: Console) -> None:
     moves = " ".join(format_renju(point, board.height) for point in board.move_stack)
     console.say(f"Moves ({len(board)}, renju notation, rows counted from the bottom): "
                 f"{moves or '-'}")
-    if outcome is None:
+    loser, termination = lost_off_the_board(record)
+    if loser is not None:
+        console.say(f"Result: {record.result} ({loser.other.label} won: "
+                    f"{ending_text(loser, termination)})")
+    elif outcome is None:
         color = board.to_move
         console.say(f"Result: * (game in progress; {color.label} "
                     f"({style.symbol(color)}) to move)")
@@ -260,12 +309,14 @@ def print_position(board: Board, style: Style, console: Console) -> None:
     else:
         stones = " ".join(format_renju(point, board.height) for point in outcome.line)
         console.say(f"Result: {outcome.result} ({outcome}; winning line {stones})")
+    if record.clock:
+        console.say(f"Clock: {record.clock} (as recorded; the time left is not kept)")
 
 
 # -- menus ------------------------------------------------------------------------
 
 
-def main_menu(settings: Settings, console: Console, start: Board | None = None) -> None:
+def main_menu(settings: Settings, console: Console, start: GameRecord | None = None) -> None:
     """The welcome screen and main menu, until the player quits (EOFError on end of input)."""
     console.say(BANNER)
     if start is not None:
@@ -301,28 +352,36 @@ def main_menu(settings: Settings, console: Console, start: Board | None = None) 
             switch_size(settings)
             console.say(f"Board size: {settings.width}x{settings.height}.")
         else:
-            console.say(f"{choice!r} is not an option: enter 1, 2, 3, 4 or 5.")
+            console.say(f"{shown(choice)!r} is not an option: enter 1, 2, 3, 4 or 5.")
 
 
-def play_games(settings: Settings, console: Console, start: Board | None = None) -> None:
-    """Games with these settings until the player declines another or quits one."""
-    board = start
+def play_games(settings: Settings, console: Console, start: Board | GameRecord | None = None
+               ) -> None:
+    """Games with these settings until the player declines another or quits one; the
+    first from ``start`` when given."""
+    given = start
     while True:
-        game = new_game(settings, console, board)
+        game = new_game(settings, console, given)
         if game is None or game.play() is GameEnd.QUIT:
             return
         if not ask_yes_no(console, "Play again? (Y/N): "):
             return
-        board = None
+        given = None
 
 
-def new_game(settings: Settings, console: Console, start: Board | None) -> Game | None:
-    """A game from ``start``, or after an opening under the settings' opening rule
-    (``None`` when the opening is left with quit)."""
+def new_game(settings: Settings, console: Console,
+             start: Board | GameRecord | None) -> Game | None:
+    """A game from ``start`` (a position, or a game given with --load or --moves), or after
+    an opening under the settings' opening rule (``None`` when the opening is left with
+    quit)."""
     if settings.opening is OpeningRule.FREE or start is not None:
         if start is not None and settings.opening is not OpeningRule.FREE:
             console.say(f"The game starts from the position given, so there is no "
                         f"{settings.opening.display_name} opening this time.")
+        if isinstance(start, GameRecord):
+            game = Game(settings, console)
+            game.resume(start)
+            return game
         return Game(settings, console, start)
     try:
         phase = OpeningPhase(settings, console)
@@ -353,9 +412,10 @@ def ask_choice(console: Console, title: str, options: list[str], current: int) -
         answer = console.ask(f"Choose 1-{len(options)} (Enter keeps {current + 1}): ").strip()
         if not answer:
             return current
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return int(answer) - 1
-        console.say(f"{answer!r} is not an option: enter a number from 1 to {len(options)}.")
+        if answer.isascii() and answer.isdigit() and 1 <= read_number(answer) <= len(options):
+            return read_number(answer) - 1
+        console.say(f"{shown(answer)!r} is not an option: enter a number from 1 to "
+                    f"{len(options)}.")
 
 
 def ask_number(console: Console, prompt: str, low: float, high: float, current: float,
@@ -365,14 +425,15 @@ def ask_number(console: Console, prompt: str, low: float, high: float, current: 
         answer = console.ask(f"{prompt} ({low:g}-{high:g}, Enter keeps {current:g}): ").strip()
         if not answer:
             return current
-        try:
-            value = int(answer) if whole else float(answer)
+        try:  # a whole number of thousands of digits is out of range, not unreadable
+            value = read_number(answer) if whole else float(answer)
         except ValueError:
-            console.say(f"{answer!r} is not a {'whole ' if whole else ''}number.")
+            console.say(f"{shown(answer)!r} is not a {'whole ' if whole else ''}number.")
             continue
         if low <= value <= high:
             return value
-        console.say(f"{answer} is out of range: enter a number from {low:g} to {high:g}.")
+        console.say(f"{shown(answer)} is out of range: enter a number from {low:g} to "
+                    f"{high:g}.")
 
 
 def ask_clock(console: Console, current: str | None) -> str | None:
@@ -450,7 +511,8 @@ def settings_menu(settings: Settings, console: Console) -> None:
         elif choice == "10":
             return
         else:
-            console.say(f"{choice!r} is not an option: enter a number from 1 to {len(entries)}.")
+            console.say(f"{shown(choice)!r} is not an option: enter a number from 1 to "
+                        f"{len(entries)}.")
 
 
 def size_switch_label(settings: Settings) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import platformdirs
 
-from gridgames.gomoku import IllegalMoveError, InvalidMoveError, Point
-from gridgames.gomoku.notation import parse_gomocup
+from gridgames.gomoku import MAX_SIZE, IllegalMoveError, InvalidMoveError, Point
+from gridgames.gomoku.notation import column_letters, parse_gomocup, read_number, shown
 from gridgames.gomoku.puzzles import (
     Puzzle,
     SearchLimitError,
@@ -31,6 +31,10 @@ from .gomoku_game import Console
 from .gomoku_view import Style, format_move, parse_move, render_board, unplayable_reason
 from .options import whole_number
 
+COMMANDS = ("hint", "solution", "retry", "next", "goto", "list", "help", "quit", "exit")
+# A word of more letters than the widest board's last column (bl) is no move's column.
+LONGEST_COLUMN = len(column_letters(MAX_SIZE - 1))
+
 NAME = "puzzle"
 HELP = "Find the win: puzzles solved by continuous fours (freestyle, standard, renju, caro)"
 
@@ -44,6 +48,7 @@ Commands:
   solution    show one winning line
   retry       start this puzzle again
   next        go on to the next puzzle you have not solved
+  goto N      go to puzzle N
   list        list the puzzles
   help        show this help
   quit        leave"""
@@ -190,6 +195,7 @@ class Trainer:
             if not text:
                 continue
             command = text.lower()
+            word, _, argument = command.partition(" ")
             if command in ("quit", "exit", "q"):
                 return
             if command == "help":
@@ -204,8 +210,41 @@ class Trainer:
                 self.next_puzzle()
             elif command == "list":
                 self.console.say(list_text(self.puzzles, self.progress.solved))
+            elif word == "goto":
+                self.goto(argument.strip())
+            elif word.isalpha() and len(word) > LONGEST_COLUMN:
+                # no board has a column of that many letters: a command, not a move
+                self.unknown_command(word)
             else:
                 self.try_move(text)
+
+    def goto(self, argument: str) -> None:
+        """``goto N``: puzzle N, when it is among the puzzles listed here."""
+        if not (argument.isascii() and argument.isdigit()):
+            self.console.say("Usage: goto N, with N the number of a puzzle (type list to see "
+                             "them).")
+            return
+        number = read_number(argument)
+        for index, puzzle in enumerate(self.puzzles):
+            if puzzle.id == number:
+                self.index = index
+                self.start()
+                return
+        try:
+            rule = get_puzzle(number).rule.value
+        except ValueError:  # no such puzzle at all
+            self.console.say(f"There is no puzzle {shown(argument)}: type list to see the "
+                             "puzzles' numbers.")
+            return
+        self.console.say(f"Puzzle {number} is a {rule} puzzle, not one of those here; type "
+                         "list to see them.")
+
+    def unknown_command(self, word: str) -> None:
+        if word in COMMANDS:
+            self.console.say(f"{word} takes nothing after it: type just {word}.")
+        else:
+            self.console.say(f"Unknown command {shown(word)!r}: type a move like 8 H, or help "
+                             "for the commands.")
 
     def start(self) -> None:
         self.played = []

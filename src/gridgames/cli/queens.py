@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import NoReturn
 
+from gridgames.gomoku.notation import read_number, shown
 from gridgames.prepare import stderr_report
 from gridgames.queens import (
     Placement,
@@ -70,20 +71,24 @@ def parse_square(text: str, n: int) -> Square:
     gridgames.cli.queens.InputError: row 9 is off the board: rows go from 1 to 8
     """
     cleaned = text.strip().lower()
+    # numbers as written, for the messages; read_number stops at a length off every board
     if match := _NUMBERS.fullmatch(cleaned):
-        row, col = int(match[1]), int(match[2])
+        row_text, col_text = match[1], match[2]
     elif n <= MAX_PLAY_N and (match := _LETTER_FIRST.fullmatch(cleaned)):
-        col, row = LETTERS.index(match[1]) + 1, int(match[2])
+        col_text, row_text = str(LETTERS.index(match[1]) + 1), match[2]
     elif n <= MAX_PLAY_N and (match := _NUMBER_FIRST.fullmatch(cleaned)):
-        row, col = int(match[1]), LETTERS.index(match[2]) + 1
+        row_text, col_text = match[1], str(LETTERS.index(match[2]) + 1)
     else:
         example = "c3, 3 c or 3,3" if n <= MAX_PLAY_N else "3,5"
-        raise InputError(f"{text.strip()!r} is not a square: write it like {example}")
+        raise InputError(f"{shown(text.strip())!r} is not a square: write it like {example}")
+    row, col = read_number(row_text), read_number(col_text)
     if not 1 <= row <= n:
-        raise InputError(f"row {row} is off the board: rows go from 1 to {n}")
+        raise InputError(f"row {shown(row_text.lstrip('0') or '0')} is off the board: rows go "
+                         f"from 1 to {n}")
     if not 1 <= col <= n:
         allowed = f"a to {LETTERS[n - 1]}" if n <= MAX_PLAY_N else f"1 to {n}"
-        raise InputError(f"column {col} is off the board: columns go from {allowed}")
+        raise InputError(f"column {shown(col_text.lstrip('0') or '0')} is off the board: "
+                         f"columns go from {allowed}")
     return (row - 1, col - 1)
 
 
@@ -142,11 +147,11 @@ def parse_size(text: str | None, default: int, maximum: int, *,
     if text is None:
         return default
     try:
-        n = int(text)
+        n = read_number(text.strip())
     except ValueError:
-        raise InputError(f"{what} must be a whole number, not {text!r}") from None
+        raise InputError(f"{what} must be a whole number, not {shown(text)!r}") from None
     if not 1 <= n <= maximum:
-        raise InputError(f"{what} must be between 1 and {maximum}, not {n}")
+        raise InputError(f"{what} must be between 1 and {maximum}, not {shown(text.strip())}")
     return n
 
 
@@ -240,10 +245,10 @@ def run_solve(args: argparse.Namespace) -> int:
     fixed = parse_squares(args.fixed, n)
     try:
         seed = int(args.seed)
-    except ValueError:
+    except ValueError:  # not a number, or one of thousands of digits
         seed = -1
     if seed < 0:
-        raise InputError(f"seed must be a whole number of 0 or more, not {args.seed!r}")
+        raise InputError(f"seed must be a whole number of 0 or more, not {shown(args.seed)!r}")
     try:
         Placement.from_queens(n, fixed)
     except ValueError as error:
@@ -289,7 +294,11 @@ def run_backtrack(args: argparse.Namespace) -> int:
         print(render(Placement.from_queens(n, run.solution)))
         return 0
     if run.finished:
-        print(f"no solution keeps the fixed queens: every way was tried ({tally})")
+        if fixed:
+            print(f"no solution keeps the fixed queens: every way was tried ({tally})")
+        else:
+            print(f"no solution: the {n}×{n} board has none at all; every way was tried "
+                  f"({tally})")
         return 1
     print(f"stopped at the step limit, {limit:,}, before a solution ({tally}); "
           "--limit allows more, and solve finds one at once")
@@ -511,7 +520,10 @@ class Game:
             print("The board is already solved.")
             return
         square = hint(self.placement)
-        if square is None:
+        if square is None and not self.placement.queens:  # the size itself has no solution
+            print(f"The {self.n}×{self.n} board has no solution at all: "
+                  "try another size, like size 8.")
+        elif square is None:
             print("No square keeps this board solvable: remove a queen or type restart.")
         else:
             print(f"Try a queen on {format_square(square, self.n)}.")

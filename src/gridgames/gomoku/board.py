@@ -112,7 +112,9 @@ class Board:
     def __init__(self, width: int = 15, height: int | None = None, *, rule: Rule = Rule.FREESTYLE):
         self.width, self.height = check_size(width, width if height is None else height)
         if not isinstance(rule, Rule):
-            raise ValueError(f"rule must be a Rule, got {rule!r}")
+            name = rule if isinstance(rule, str) else "renju"
+            raise ValueError(f"rule must be a Rule such as Rule.RENJU, got {rule!r}; "
+                             f"for a rule by its name, use Rule.from_name({name!r})")
         self.rule = rule
         self.grid = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
         self.grid[0, :] = self.grid[-1, :] = rules.WALL
@@ -283,9 +285,10 @@ class Board:
         return parse_point(text, self.width, self.height)
 
     def point_name(self, point: Point) -> str:
+        """``point`` in renju form (``h8``); IllegalMoveError when it is off the board."""
         from gridgames.gomoku.notation import format_renju
 
-        return format_renju(point, self.height)
+        return format_renju(self._on_board(point), self.height)
 
     def __iter__(self) -> Iterator[Point]:
         return iter(self.move_stack)

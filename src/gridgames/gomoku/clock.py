@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridgames.gomoku.board import Color
+from gridgames.gomoku.notation import read_number, shown
 
 MAX_MINUTES = 600  # ten hours: longer games are not timed games
 MAX_INCREMENT_S = 600
@@ -58,11 +59,20 @@ class GameClock:
     def parse(cls, text: str) -> GameClock:
         """A clock from ``minutes+seconds`` (``5+3``, ``0.5+1``, ``10``); a ClockError
         says what is allowed."""
+        if not isinstance(text, str):
+            raise ClockError(f"the clock must be a str such as '5+3', got {text!r}")
         form = _FORM.fullmatch(text)
         if form is None:
-            raise ClockError(f"cannot read the clock {text!r}: write minutes a side and "
-                             "seconds added a move, such as 5+3 (or 10 for no increment)")
-        minutes, seconds = float(form[1]), int(form[2] or 0)
+            raise ClockError(f"cannot read the clock {shown(text)!r}: write minutes a side "
+                             "and seconds added a move, such as 5+3 (or 10 for no increment)")
+        # said here, with the numbers as written: hundreds of digits do not convert
+        minutes, seconds = float(form[1]), read_number(form[2] or "0")
+        if not minutes <= MAX_MINUTES:
+            raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
+                             f"not {shown(form[1])} minutes")
+        if seconds > MAX_INCREMENT_S:
+            raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
+                             f"not {shown(form[2])}")
         return cls(initial_ms=round(minutes * 60_000), increment_ms=seconds * 1000)
 
     def __str__(self) -> str:

@@ -28,11 +28,52 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from gridgames.gomoku.board import IllegalMoveError, InvalidMoveError, Point
+from gridgames.gomoku.board import MAX_SIZE, IllegalMoveError, InvalidMoveError, Point, as_point
 
 _RENJU = re.compile(r"([a-z]+)\s*(\d+)")
 _SEED = re.compile(r"(\d+)\s*([a-z]+)")
 _GOMOCUP = re.compile(r"(-?\d+)\s*,\s*(-?\d+)")
+
+# A coordinate is short (a board is at most 64 wide: two letters, two digits). Longer
+# letters or numbers are off every board and are not converted: Python refuses int() of
+# more than 4300 digits, and column letters by the million take minutes to add up.
+MAX_LETTERS = 3
+MAX_DIGITS = 9
+OFF_EVERY_BOARD = 10**MAX_DIGITS  # what a longer number reads as
+SHOWN_CHARS = 40  # the most of the user's text an error message quotes
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` for an error message: as it is when short, else its start and ``...``.
+
+    >>> shown("h8"), shown("h" + "1" * 5000)
+    ('h8', 'h111111111111111111111111111111111111...')
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_number(digits: str) -> int:
+    """The whole number ``digits`` (a sign allowed) writes, for a coordinate or a count: one
+    of more than :data:`MAX_DIGITS` digits reads as ±:data:`OFF_EVERY_BOARD`, beyond every
+    board, rather than being converted. Other text is read by ``int()`` (a ValueError when
+    it is not a whole number).
+
+    >>> read_number("008"), read_number("-3"), read_number("1" * 5000) == OFF_EVERY_BOARD
+    (8, -3, True)
+    """
+    text = digits.strip()
+    sign = -1 if text.startswith("-") else 1
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if body.isdecimal():  # what int() reads, in any script; leading zeros count for it too
+        body = body.lstrip("0") or "0"
+        return sign * (OFF_EVERY_BOARD if len(body) > MAX_DIGITS else int(body))
+    return int(digits)
+
+
+def _require_text(text: object, example: str) -> str:
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a str such as {example!r}, got {shown(repr(text))}")
+    return text
 
 
 def column_letters(index: int) -> str:
@@ -48,10 +89,14 @@ def column_letters(index: int) -> str:
 
 
 def column_index(letters: str) -> int:
-    """The 0-based column of ``letters`` (case-insensitive): ``a`` → 0, ``aa`` → 26."""
+    """The 0-based column of ``letters`` (case-insensitive): ``a`` → 0, ``aa`` → 26; more
+    than :data:`MAX_LETTERS` letters read as :data:`OFF_EVERY_BOARD`."""
     text = letters.strip().lower()
     if not text or not text.isascii() or not text.isalpha():
-        raise InvalidMoveError(f"{letters!r} is not a column; columns are letters such as a or AB")
+        raise InvalidMoveError(f"{shown(letters)!r} is not a column; columns are letters "
+                               "such as a or AB")
+    if len(text) > MAX_LETTERS:
+        return OFF_EVERY_BOARD
     index = 0
     for char in text:
         index = index * 26 + (ord(char) - ord("a") + 1)
@@ -65,59 +110,84 @@ def _describe(width: int, height: int) -> str:
 def _checked(text: str, point: Point, width: int, height: int) -> Point:
     x, y = point
     if not (0 <= x < width and 0 <= y < height):
-        raise IllegalMoveError(
-            f"{text.strip()} is off the {width}x{height} board ({_describe(width, height)})"
-        )
+        raise IllegalMoveError(f"{shown(text.strip())} is off the {width}x{height} board "
+                               f"({_describe(width, height)})")
     return point
+
+
+def _named(point: object) -> Point:
+    """``point`` as a pair of ints, for naming it (a ValueError for any other value)."""
+    xy = as_point(point)
+    if xy is None:
+        raise ValueError(f"{shown(repr(point))} is not a point: a point is a pair of "
+                         "integers (x, y)")
+    if not (0 <= xy[0] < MAX_SIZE and 0 <= xy[1] < MAX_SIZE):
+        raise ValueError(f"{xy!r} is off every board: x and y are 0 to {MAX_SIZE - 1}")
+    return xy
 
 
 def parse_renju(text: str, width: int, height: int) -> Point:
     """Read renju form (``h8``, rows counted from the bottom)."""
-    match = _RENJU.fullmatch(text.strip().lower())
+    match = _RENJU.fullmatch(_require_text(text, "h8").strip().lower())
     if match is None:
-        raise InvalidMoveError(f"cannot read {text!r}: expected a column letter and a row, like h8")
+        raise InvalidMoveError(f"cannot read {shown(text)!r}: expected a column letter and a "
+                               "row, like h8")
     x = column_index(match[1])
-    row = int(match[2])
+    row = read_number(match[2])
     return _checked(text, (x, height - row), width, height)
 
 
 def format_renju(point: Point, height: int) -> str:
-    x, y = point
+    """``point`` in renju form on a board of ``height`` rows (a ValueError when it is off
+    them).
+
+    >>> format_renju((0, 0), 15)
+    'a15'
+    >>> format_renju((0, 20), 15)
+    Traceback (most recent call last):
+    ...
+    ValueError: (0, 20) is off a board of 15 rows: y must be 0 to 14
+    """
+    x, y = _named(point)
+    if not 0 <= y < height:
+        allowed = f": y must be 0 to {height - 1}" if height > 0 else ""
+        raise ValueError(f"{(x, y)!r} is off a board of {height} rows{allowed}")
     return f"{column_letters(x)}{height - y}"
 
 
 def parse_seed(text: str, width: int, height: int) -> Point:
     """Read the seed's form (``14 A``: row counted from the top, then the column letter)."""
-    match = _SEED.fullmatch(text.strip().lower())
+    match = _SEED.fullmatch(_require_text(text, "14 A").strip().lower())
     if match is None:
         raise InvalidMoveError(
-            f"cannot read {text!r}: expected a row and a column letter, like 14 A"
+            f"cannot read {shown(text)!r}: expected a row and a column letter, like 14 A"
         )
-    row = int(match[1])
+    row = read_number(match[1])
     x = column_index(match[2])
     return _checked(text, (x, row - 1), width, height)
 
 
 def format_seed(point: Point) -> str:
-    x, y = point
+    x, y = _named(point)
     return f"{y + 1} {column_letters(x).upper()}"
 
 
 def parse_gomocup(text: str, width: int, height: int) -> Point:
     """Read Gomocup form (``x,y``, 0-based, y from the top)."""
-    match = _GOMOCUP.fullmatch(text.strip())
+    match = _GOMOCUP.fullmatch(_require_text(text, "7,7").strip())
     if match is None:
-        raise InvalidMoveError(f"cannot read {text!r}: expected two numbers x,y like 7,7")
-    return _checked(text, (int(match[1]), int(match[2])), width, height)
+        raise InvalidMoveError(f"cannot read {shown(text)!r}: expected two numbers x,y like 7,7")
+    return _checked(text, (read_number(match[1]), read_number(match[2])), width, height)
 
 
 def format_gomocup(point: Point) -> str:
-    return f"{point[0]},{point[1]}"
+    x, y = _named(point)
+    return f"{x},{y}"
 
 
 def parse_point(text: str, width: int, height: int) -> Point:
     """Read any single-point form: ``h8`` (renju), ``14 A`` (seed) or ``7,7`` (Gomocup)."""
-    stripped = text.strip()
+    stripped = _require_text(text, "h8").strip()
     if "," in stripped:
         return parse_gomocup(stripped, width, height)
     if stripped[:1].isdigit():
@@ -125,14 +195,14 @@ def parse_point(text: str, width: int, height: int) -> Point:
     if stripped[:1].isalpha():
         return parse_renju(stripped, width, height)
     raise InvalidMoveError(
-        f"cannot read {text!r}: type a point like h8 (column, row from the bottom), "
+        f"cannot read {shown(text)!r}: type a point like h8 (column, row from the bottom), "
         "14 A (row from the top, column) or 7,7 (x,y)"
     )
 
 
 def parse_position(text: str, width: int, height: int) -> list[Point]:
     """Read a position string of renju points (``h8i9j10``; spaces allowed)."""
-    compact = re.sub(r"[\s,;]+", "", text.lower())
+    compact = re.sub(r"[\s,;]+", "", _require_text(text, "h8i9j10").lower())
     points: list[Point] = []
     pos = 0
     for match in _RENJU.finditer(compact):
@@ -142,7 +212,7 @@ def parse_position(text: str, width: int, height: int) -> list[Point]:
         pos = match.end()
     if pos != len(compact):
         raise InvalidMoveError(
-            f"cannot read the position {text!r} after {compact[:pos]!r}: "
+            f"cannot read the position {shown(text)!r} after {shown(compact[:pos])!r}: "
             "expected renju points like h8i9j10"
         )
     return points

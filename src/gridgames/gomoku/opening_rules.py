@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum, StrEnum
 
 from gridgames.gomoku.board import Board, Color, Point
-from gridgames.gomoku.notation import parse_point
+from gridgames.gomoku.notation import MAX_DIGITS, parse_point, shown
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
 YAMAGUCHI_OFFERS = 10  # the largest number of fifth moves the first player may declare
@@ -130,12 +130,15 @@ class OpeningRule(StrEnum):
     @classmethod
     def parse(cls, text: str) -> OpeningRule:
         """The rule named ``text`` (``swap2``, ``Soosõrv``...); a ValueError names the choices."""
+        if not isinstance(text, str):
+            raise ValueError(f"an opening rule's name must be a str such as 'swap2', "
+                             f"got {text!r}")
         key = text.strip().lower().replace("õ", "o").removesuffix("-8").removesuffix("-10")
         key = key.replace(" ", "").replace("-", "").replace("_", "")
         for rule in cls:
             if rule.value == key:
                 return rule
-        raise ValueError(f"unknown opening rule {text!r}: choose one of "
+        raise ValueError(f"unknown opening rule {shown(text)!r}: choose one of "
                          + ", ".join(rule.value for rule in cls))
 
 
@@ -170,14 +173,25 @@ class Opening:
         """``max_offers``: Soosõrv's largest declaration, Taraguchi's number of offers
         (8 and 10 by default). ``name`` names points in prompts and errors (renju
         names, ``h8``, by default); :attr:`history` always holds renju names."""
+        if not isinstance(rule, OpeningRule):
+            name = rule if isinstance(rule, str) else "swap2"
+            raise ValueError(f"rule must be an OpeningRule such as OpeningRule.SWAP2, got "
+                             f"{rule!r}; for a rule by its name, use "
+                             f"OpeningRule.parse({name!r})")
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, such as Board(15), got {board!r}")
         if len(board) != 0:
             raise OpeningError("an opening starts on an empty board")
         max_offers = rule.default_offers if max_offers is None else max_offers
-        if not 1 <= max_offers <= 64:
-            raise OpeningError(f"max_offers must be 1 to 64, got {max_offers}")
+        if (not isinstance(max_offers, int) or isinstance(max_offers, bool)
+                or not 1 <= max_offers <= 64):
+            raise OpeningError(f"max_offers must be a whole number from 1 to 64, "
+                               f"got {max_offers!r}")
         nearest = PRO_DISTANCE.get(rule)
-        if nearest is not None and max(board.width, board.height) // 2 < nearest:
-            raise OpeningError(f"{rule.display_name} needs a board of {2 * nearest + 1} "
+        # The centre is (width // 2, height // 2), so a side of 2 * nearest reaches a point
+        # that far from it (on the left or top edge); no shorter side does.
+        if nearest is not None and max(board.width, board.height) < 2 * nearest:
+            raise OpeningError(f"{rule.display_name} needs a board of {2 * nearest} "
                                "or more on a side: its 3rd stone goes at least "
                                f"{nearest} intersections from the centre")
         self.rule = rule
@@ -297,19 +311,20 @@ class Opening:
         elif kind == "choose":
             color = {"black": Color.BLACK, "white": Color.WHITE}.get(rest.lower())
             if color is None:
-                raise OpeningError(f"choose black or white, not {rest!r}")
+                raise OpeningError(f"choose black or white, not {shown(rest)!r}")
             self.choose(color)
         elif kind == "declare":
-            if not rest.isdigit():
-                raise OpeningError(f"declare a number of 5th moves, not {rest!r}")
-            self.declare(int(rest))
+            # a number of many digits is refused here, as written: int() refuses thousands
+            if not (rest.isascii() and rest.isdigit()) or len(rest.lstrip("0")) > MAX_DIGITS:
+                raise OpeningError(f"declare a number of 5th moves, not {shown(rest)!r}")
+            self.declare(int(rest.lstrip("0") or "0"))
         elif kind == "offer":
             self.offer([self._point(word) for word in rest.replace(",", " ").split()])
         elif kind == "pick":
             self.pick(self._point(rest))
         else:
-            raise OpeningError(f"unknown action {kind!r}: the actions are place, choose, "
-                               "declare, offer and pick")
+            raise OpeningError(f"unknown action {shown(kind)!r}: the actions are place, "
+                               "choose, declare, offer and pick")
 
     def place(self, point: Point) -> None:
         """Place the next stone (its colour is the board's side to move)."""
@@ -452,19 +467,26 @@ class Opening:
         return (0, stones) if stones < placed_in_areas else (0, ANYWHERE)
 
     def _area_text(self, stones: int) -> str:
-        """Where the next stone must go, in words ('' when anywhere)."""
+        """Where the next stone must go, in words ('' when anywhere on the board)."""
         low, high = self.area(stones)
         cx, cy = self.board.width // 2, self.board.height // 2
         if high == 0:
             return f" at the centre, {self.name((cx, cy))}"
         if low > 0:
             return f" at least {low} intersections from the centre, {self.name((cx, cy))}"
-        if high == ANYWHERE:
-            return ""
+        board = self.board
+        # the area's corners, clipped to the board: on a small board the outer rings
+        # (Taraguchi's 7×7 and 9×9) run past the edge, and then the area is what is left
+        left, right = max(cx - high, 0), min(cx + high, board.width - 1)
+        top, bottom = max(cy - high, 0), min(cy + high, board.height - 1)
+        if (left, top, right, bottom) == (0, 0, board.width - 1, board.height - 1):
+            return ""  # the whole board
         side = 2 * high + 1
-        corner = self.name((cx - high, cy + high))
-        far = self.name((cx + high, cy - high))
-        return f" in the central {side}×{side}, {corner} to {far}"
+        corner = self.name((left, bottom))
+        far = self.name((right, top))
+        clipped = (right - left, bottom - top) != (2 * high, 2 * high)
+        return (f" in the central {side}×{side}{', clipped to the board' if clipped else ''}, "
+                f"{corner} to {far}")
 
     def most_offers(self) -> int:
         """The largest number of fifth moves that may be declared now (fewer on a board

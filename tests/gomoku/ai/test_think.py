@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 
@@ -178,6 +179,23 @@ def test_analyse_returns_distinct_moves_best_first() -> None:
     scores = [r.score for r in results]
     assert scores == sorted(scores, reverse=True)
     assert results[0].move == think(board, Limit(depth=3)).move
+
+
+def test_arguments_of_the_wrong_kind_are_refused_saying_what_is_allowed() -> None:
+    board = Board(15)
+    board.push((7, 7))
+    for call, says in [
+        (lambda: think(board, None), "limit must be a Limit, such as Limit(time_ms=500)"),
+        (lambda: think(board, 100), "limit must be a Limit"),
+        (lambda: think("h8", Limit(depth=1)), "board must be a Board, such as Board(15)"),
+        (lambda: think(board, Limit(depth=1), threads="2"),
+         "threads must be a whole number of 1 or more, got '2'"),
+        (lambda: analyse(board, Limit(depth=1), multipv="3"),
+         "multipv must be a whole number of 1 or more, got '3'"),
+        (lambda: analyse(None, Limit(depth=1)), "board must be a Board"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)):
+            call()
 
 
 @pytest.mark.parametrize("limit", [Limit(depth=3), Limit(nodes=3_000), Limit(time_ms=150)])

@@ -214,3 +214,9 @@ def test_game_over_is_refused() -> None:
     board.push_many([(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0)])
     with Engine(fake_command("good")) as engine, pytest.raises(ValueError, match="over"):
         engine.play(board)
+
+
+def test_an_engine_command_of_the_wrong_kind_is_refused() -> None:
+    for command in (None, 42, [None]):
+        with pytest.raises(ValueError, match="the engine command must be a command line"):
+            Engine(command)  # type: ignore[arg-type]

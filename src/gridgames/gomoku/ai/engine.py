@@ -133,6 +133,18 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
     return SearchResult(move, score, mate, depth, pv, nodes, time_ms, nps)
 
 
+def _check_arguments(board: object, limit: object, **counts: object) -> None:
+    """Refuse arguments of the wrong kind at the door, saying what is allowed."""
+    if not isinstance(board, Board):
+        raise ValueError(f"board must be a Board, such as Board(15), got {board!r}")
+    if not isinstance(limit, Limit):
+        raise ValueError(f"limit must be a Limit, such as Limit(time_ms=500) or "
+                         f"get_level(3).limit_for(500), got {limit!r}")
+    for name, value in counts.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")
+
+
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
           on_info: InfoCallback | None = None, seed: int | None = None,
           memory: SearchMemory | None = None, threads: int = 1,
@@ -151,11 +163,10 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     ``weights`` the linear evaluation's (see :class:`.patterns.EvalWeights`): both
     for tuning.
     """
+    _check_arguments(board, limit, threads=threads)
     _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
     _check_playable(board)
-    if threads < 1:
-        raise ValueError(f"threads must be 1 or more, got {threads}")
     if not board.move_stack:
         centre = (board.width // 2, board.height // 2)
         return _result(centre, 0, None, 0, (centre,), 0, started)
@@ -169,11 +180,10 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
             stop: StopSignal | None = None,
             memory: SearchMemory | None = None) -> list[SearchResult]:
     """The ``multipv`` best moves for the side to move, best first."""
+    _check_arguments(board, limit, multipv=multipv)
     _ensure_ready()
     started = time.perf_counter()
     _check_playable(board)
-    if multipv < 1:
-        raise ValueError(f"multipv must be 1 or more, got {multipv}")
     if limit.is_greedy:
         limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
     if not board.move_stack:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from gridgames.gomoku.notation import read_number, shown
+
 from .limits import Limit
 
 
@@ -69,8 +71,9 @@ def get_level(spec: int | str) -> Level:
             text = text[len("level:"):].strip()
         if text == "max":
             number = MAX_LEVEL
-        elif text.isdigit():
-            number = int(text)
+        elif text.isascii() and text.isdigit():
+            number = read_number(text)
     if number is None or not 1 <= number <= MAX_LEVEL:
-        raise ValueError(f"unknown level {spec!r}; use 1..{MAX_LEVEL}, 'level:N' or 'max'")
+        said = repr(shown(spec)) if isinstance(spec, str) else repr(spec)
+        raise ValueError(f"unknown level {said}; use 1..{MAX_LEVEL}, 'level:N' or 'max'")
     return LEVELS[number - 1]

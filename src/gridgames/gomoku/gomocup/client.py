@@ -28,6 +28,7 @@ hold instead of replacing it).
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import re
 import shlex
@@ -153,6 +154,10 @@ time_ms=None, pv=((7, 7),), multipv=None)
 def _argv(command: str | Sequence[str]) -> list[str]:
     if isinstance(command, str):
         return shlex.split(command)
+    if not isinstance(command, Sequence) or not all(
+            isinstance(part, str | os.PathLike) for part in command):
+        raise ValueError(f"the engine command must be a command line (a str) or a list of "
+                         f"its words, got {command!r}")
     return [str(part) for part in command]
 
 

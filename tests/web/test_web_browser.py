@@ -78,9 +78,15 @@ def docs_shot(page: Any, name: str) -> None:
         shutil.copyfile(ARTIFACTS / f"{name}.png", DOCS_IMAGES / f"{name}.png")
 
 
-def start_game(page: Any, mode: str, size: int, level: int = 1) -> None:
+def start_game(page: Any, mode: str, size: int, level: int = 1, *, rule: str | None = None,
+               opening: str | None = None) -> None:
     page.goto("/#/gomoku")
+    page.wait_for_selector(f"#opening option[value='{opening or 'free'}']", state="attached")
     page.locator(f'input[name="mode"][value="{mode}"]').check()
+    if opening is not None:
+        page.select_option("#opening", opening)
+    if rule is not None:
+        page.select_option("#rule", rule)
     page.fill("#rows", str(size))
     page.fill("#columns", str(size))
     if mode != "hh":
@@ -93,14 +99,7 @@ def start_game(page: Any, mode: str, size: int, level: int = 1) -> None:
 
 def start_renju_opening(page: Any, opening: str) -> None:
     """A renju game on 15×15 between two people under ``opening``."""
-    page.goto("/#/gomoku")
-    page.wait_for_selector(f"#opening option[value='{opening}']", state="attached")
-    page.locator('input[name="mode"][value="hh"]').check()
-    page.select_option("#opening", opening)
-    page.select_option("#rule", "renju")
-    page.fill("#rows", "15")
-    page.fill("#columns", "15")
-    page.click("#start-game")
+    start_game(page, "hh", 15, rule="renju", opening=opening)
 
 
 def intersection(page: Any, x: int, y: int, board: str = "#board") -> tuple[float, float]:
@@ -1212,13 +1211,7 @@ def test_on_two_devices_the_side_waiting_in_the_opening_is_not_asked_to_act(
     friend_context = browser.new_context(viewport=DESKTOP, base_url=server.url)
     try:
         host = host_context.new_page()
-        host.goto("/#/gomoku")
-        host.wait_for_selector("#opening option[value='swap2']", state="attached")
-        host.locator('input[name="mode"][value="hh"]').check()
-        host.select_option("#opening", "swap2")
-        host.fill("#rows", "15")
-        host.fill("#columns", "15")
-        host.click("#start-game")
+        start_game(host, "hh", 15, opening="swap2")
         host.wait_for_selector("#board.playable")
         host.click("#invite")
         host.select_option("#invite-seat", "second")

@@ -25,13 +25,13 @@ from gridgames.gomoku.notation import read_number, shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
 from gridgames.gomoku.records import (
     RESIGNATION,
-    TERMINATIONS,
     TIME_FORFEIT,
     GameRecord,
     RecordError,
+    ending_text,
     load,
+    lost_off_the_board,
     save,
-    winner_of,
 )
 
 from .gomoku_view import (
@@ -231,22 +231,6 @@ def think(console: Console, board: Board, limit: Limit, activity: str,
                                       memory=search_memory(), threads=ai.playing_threads(),
                                       clock=clock),
                 progress)
-
-
-def lost_off_the_board(record: GameRecord) -> tuple[Color | None, str]:
-    """Who lost the recorded game other than on the board, and how (one of
-    ``records.TERMINATIONS``): ``(None, "")`` when no one did."""
-    winner = winner_of(record)
-    if record.termination not in TERMINATIONS or winner is None:
-        return None, ""
-    return winner.other, record.termination
-
-
-def ending_text(loser: Color, termination: str) -> str:
-    """``black resigned`` or ``white's time ran out``."""
-    if termination == RESIGNATION:
-        return f"{loser.label} resigned"
-    return f"{loser.label}'s time ran out"
 
 
 class GameEnd(Enum):

@@ -18,17 +18,9 @@ from gridgames.gomoku.board import check_size
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.notation import format_renju, parse_position, read_number, shown
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
-from gridgames.gomoku.records import GameRecord, load
+from gridgames.gomoku.records import GameRecord, ending_text, load, lost_off_the_board
 
-from .gomoku_game import (
-    Console,
-    Game,
-    GameEnd,
-    Mode,
-    Settings,
-    ending_text,
-    lost_off_the_board,
-)
+from .gomoku_game import Console, Game, GameEnd, Mode, Settings
 from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
 from .options import game_clock, opening_rule

@@ -304,3 +304,20 @@ def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:
 
 def winner_of(record: GameRecord) -> Color | None:
     return {"1-0": Color.BLACK, "0-1": Color.WHITE}.get(record.result)
+
+
+def lost_off_the_board(record: GameRecord) -> tuple[Color | None, str]:
+    """Who lost the recorded game other than on the board, and how (one of
+    :data:`TERMINATIONS`): ``(None, "")`` when no one did."""
+    winner = winner_of(record)
+    if record.termination not in TERMINATIONS or winner is None:
+        return None, ""
+    return winner.other, record.termination
+
+
+def ending_text(loser: Color, termination: str) -> str:
+    """How ``loser`` lost off the board, in words: ``black resigned`` or ``white's time
+    ran out``."""
+    if termination == RESIGNATION:
+        return f"{loser.label} resigned"
+    return f"{loser.label}'s time ran out"

@@ -42,6 +42,7 @@ from gridgames.gomoku.records import (
     RESIGNATION,
     TIME_FORFEIT,
     GameRecord,
+    ending_text,
     from_json,
     from_psq,
     is_psq,
@@ -1018,9 +1019,8 @@ def _over_reason(game: Game) -> str:
     loser = game.loser
     if loser is None:
         return f"the game is over ({game.board.outcome()})"
-    if game.saved.termination == RESIGNATION:
-        return f"the game is over: {loser.label} resigned, {loser.other.label} wins"
-    return f"the game is over: {loser.label}'s time ran out, {loser.other.label} wins"
+    return (f"the game is over: {ending_text(loser, game.saved.termination)}, "
+            f"{loser.other.label} wins")
 
 
 def _opening_first(game: Game) -> str:

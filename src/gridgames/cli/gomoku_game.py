@@ -414,12 +414,16 @@ class Game:
             time_left_ms=clock.left_ms(clock.running, time.time()),
             moves_played=len(self.board), increment_ms=clock.increment_ms)
 
-    def resume(self, record: GameRecord) -> None:
-        """Go on from the game of ``record``: its moves, its opening's colours, and its end
-        when it was lost other than on the board (resigned or out of time), which leaves
-        nothing to play. Raises RecordError as loading does, before anything changes."""
+    def resume(self, record: GameRecord, loaded_from: str | None = None) -> None:
+        """Go on from the game of ``record`` (read from the file ``loaded_from``, if said):
+        its moves, its opening's colours, and its end when it was lost other than on the
+        board (resigned or out of time), which leaves nothing to play. Raises RecordError
+        as loading does, before anything changes."""
         board = record.to_board()
         opening = record.replay_opening()
+        if loaded_from is not None:
+            self.console.say(f"Loaded {loaded_from}: {board.rule.value}, "
+                             f"{board.width}x{board.height}, {len(board)} moves.")
         self.board = board
         self.prepared_move = None
         self.begin_with(opening)  # its opening's stones stay, and who had black
@@ -565,14 +569,9 @@ class Game:
             self.console.say("Usage: load FILE (a .psq or JSON game record).")
             return False
         try:
-            record = load(os.path.expanduser(path), rule=self.board.rule)
-            record.to_board()  # the same checks as resume makes, before anything changes
-            record.replay_opening()
+            self.resume(load(os.path.expanduser(path), rule=self.board.rule), loaded_from=path)
         except RecordError as error:
             self.console.say(f"Load failed: {error}")
             return False
-        self.console.say(f"Loaded {path}: {record.rule.value}, {record.width}x{record.height}, "
-                         f"{len(record.moves)} moves.")
-        self.resume(record)
         self.show_board()
         return True

@@ -233,7 +233,7 @@ def starting_record(args: argparse.Namespace, settings: Settings) -> GameRecord 
     if args.load is not None:
         # a .psq stores no rule: it is played under the settings' (--rule's)
         record = load(args.load, rule=settings.rule)
-        check_options_fit(args, record)
+        check_options_fit(args, settings, record)
         settings.width, settings.height, settings.rule = record.width, record.height, record.rule
     else:
         record = GameRecord.from_board(settings.new_board())
@@ -260,18 +260,20 @@ def starting_record(args: argparse.Namespace, settings: Settings) -> GameRecord 
     return record
 
 
-def check_options_fit(args: argparse.Namespace, record: GameRecord) -> None:
-    """Refuse a --rule or a board size that is not the loaded game's (ValueError)."""
-    if args.rule is not None and Rule.from_name(args.rule) is not record.rule:
+def check_options_fit(args: argparse.Namespace, settings: Settings,
+                      record: GameRecord) -> None:
+    """Refuse a --rule or a board size that is not the loaded game's (ValueError);
+    ``settings`` are those the options made (:func:`settings_from_args`)."""
+    if args.rule is not None and settings.rule is not record.rule:
         raise ValueError(f"--rule {args.rule}: the game in {args.load} is {record.rule.value}; "
                          "leave out --rule to play it under its own rule")
     given = [f"--{name} {value}" for name, value in
              (("size", args.size), ("width", args.width), ("height", args.height))
              if value is not None]
     if given:
-        width = args.width if args.width is not None else args.size
-        height = args.height if args.height is not None else (args.size or args.width)
-        if (width or record.width, height or record.height) != (record.width, record.height):
+        # any of them sets the height; the width, --size or --width
+        width_given = args.size is not None or args.width is not None
+        if settings.height != record.height or (width_given and settings.width != record.width):
             raise ValueError(f"{' '.join(given)}: the game in {args.load} is played on a "
                              f"{record.width}x{record.height} board; leave out the size to "
                              "play it at its own")

@@ -163,8 +163,7 @@ class Brain:
         self.max_depth: int | None = None
         self.max_nodes: int | None = None
         self.game_type = 1
-        self.pending_error: str | None = None
-        self._pending_key: str | None = None  # the INFO key pending_error is about
+        self.pending_error: str | None = None  # an unknown INFO rule, refused next
         self.stop = threading.Event()  # stops the current search (YXSTOP)
         self.quit = threading.Event()  # END was read: stop everything
         self.thinking = False
@@ -242,7 +241,7 @@ class Brain:
         if self.pending_error is None:
             return False
         self.write(_one_line(f"ERROR {self.pending_error}"))
-        self.pending_error = self._pending_key = None
+        self.pending_error = None
         return True
 
     # -- game set-up -------------------------------------------------------------
@@ -696,13 +695,12 @@ class Brain:
                 # A game under another rule would be wrong: refuse the next command (the
                 # manager reads no reply to INFO).
                 self.pending_error = _clip(f"{said}: {error}", 200)
-                self._pending_key = key
             else:
                 # Play on with the value before; managers log a MESSAGE wherever it comes.
                 self.write(_one_line(f"MESSAGE {said} ignored: {error}"))
             return
-        if key == self._pending_key:  # a good value replaces the one refused
-            self.pending_error = self._pending_key = None
+        if key == "rule":  # a good rule replaces the one refused
+            self.pending_error = None
         if note:
             self.write(_one_line(f"MESSAGE {said}: {note}"))
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
 from gridgames.gomoku.clock import GameClock
-from gridgames.gomoku.notation import read_number, shown
+from gridgames.gomoku.notation import read_count, shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, Player
 from gridgames.gomoku.records import (
     RESIGNATION,
@@ -521,8 +521,8 @@ class Game:
 
     def hint_candidates(self, argument: str) -> None:
         """``hint N``: the engine's N best moves, each with its score for the side to move."""
-        if not (argument.isascii() and argument.isdigit()
-                and 1 <= read_number(argument) <= MAX_HINTS):
+        count = read_count(argument)
+        if count is None or not 1 <= count <= MAX_HINTS:
             self.console.say(f"Usage: hint N, with N from 1 to {MAX_HINTS} "
                              f"(got {shown(argument)!r}).")
             return
@@ -533,7 +533,7 @@ class Game:
             self.console.say("No hint: the game is over.")
             return
         try:
-            found = candidates(self.board, self.limit(), read_number(argument))
+            found = candidates(self.board, self.limit(), count)
         except Exception as error:  # an engine fault costs the hint, not the game
             self.console.say(f"No hint available: {error}")
             return

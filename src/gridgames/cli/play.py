@@ -16,7 +16,7 @@ import unicodedata
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
 from gridgames.gomoku.clock import GameClock
-from gridgames.gomoku.notation import format_renju, parse_position, read_number, shown
+from gridgames.gomoku.notation import format_renju, parse_position, read_count, read_number, shown
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
 from gridgames.gomoku.records import GameRecord, ending_text, load, lost_off_the_board
 
@@ -406,8 +406,9 @@ def ask_choice(console: Console, title: str, options: list[str], current: int) -
         answer = console.ask(f"Choose 1-{len(options)} (Enter keeps {current + 1}): ").strip()
         if not answer:
             return current
-        if answer.isascii() and answer.isdigit() and 1 <= read_number(answer) <= len(options):
-            return read_number(answer) - 1
+        chosen = read_count(answer)
+        if chosen is not None and 1 <= chosen <= len(options):
+            return chosen - 1
         console.say(f"{shown(answer)!r} is not an option: enter a number from 1 to "
                     f"{len(options)}.")
 

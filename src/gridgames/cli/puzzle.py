@@ -15,7 +15,7 @@ from pathlib import Path
 import platformdirs
 
 from gridgames.gomoku import MAX_SIZE, IllegalMoveError, InvalidMoveError, Point
-from gridgames.gomoku.notation import column_letters, parse_gomocup, read_number, shown
+from gridgames.gomoku.notation import column_letters, parse_gomocup, read_count, shown
 from gridgames.gomoku.puzzles import (
     Puzzle,
     SearchLimitError,
@@ -220,11 +220,11 @@ class Trainer:
 
     def goto(self, argument: str) -> None:
         """``goto N``: puzzle N, when it is among the puzzles listed here."""
-        if not (argument.isascii() and argument.isdigit()):
+        number = read_count(argument)
+        if number is None:
             self.console.say("Usage: goto N, with N the number of a puzzle (type list to see "
                              "them).")
             return
-        number = read_number(argument)
         for index, puzzle in enumerate(self.puzzles):
             if puzzle.id == number:
                 self.index = index

@@ -70,6 +70,16 @@ def read_number(digits: str) -> int:
     return int(digits)
 
 
+def read_count(text: str) -> int | None:
+    """The count ``text`` writes in plain digits (``3``, ``007``), read as
+    :func:`read_number` reads it, or None for anything else (a sign, a space, a letter).
+
+    >>> read_count("3"), read_count("-3"), read_count("3a"), read_count("") is None
+    (3, None, None, True)
+    """
+    return read_number(text) if text.isascii() and text.isdigit() else None
+
+
 def _require_text(text: object, example: str) -> str:
     if not isinstance(text, str):
         raise ValueError(f"text must be a str such as {example!r}, got {shown(repr(text))}")

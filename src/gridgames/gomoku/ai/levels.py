@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from gridgames.gomoku.notation import read_number, shown
+from gridgames.gomoku.notation import read_count, shown
 
 from .limits import Limit
 
@@ -69,10 +69,7 @@ def get_level(spec: int | str) -> Level:
         text = spec.strip().lower()
         if text.startswith("level:"):
             text = text[len("level:"):].strip()
-        if text == "max":
-            number = MAX_LEVEL
-        elif text.isascii() and text.isdigit():
-            number = read_number(text)
+        number = MAX_LEVEL if text == "max" else read_count(text)
     if number is None or not 1 <= number <= MAX_LEVEL:
         said = repr(shown(spec)) if isinstance(spec, str) else repr(spec)
         raise ValueError(f"unknown level {said}; use 1..{MAX_LEVEL}, 'level:N' or 'max'")

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, Outcome, Point, check_size
 from gridgames.gomoku.clock import GameClock
+from gridgames.gomoku.notation import shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
@@ -223,7 +224,7 @@ _PSQ_BAD_MOVE = re.compile(r"[^,\s]+,[^,\s]+(?:,[^,\s]*)?|-?\d+\s+-?\d+(?:\s+-?\
 
 def _clipped(line: str) -> str:
     """A line of the file quoted in an error, cut short."""
-    return repr(line if len(line) <= 60 else line[:57] + "...")
+    return repr(shown(line, 60))
 
 
 def to_psq(record: GameRecord) -> str:

@@ -117,8 +117,8 @@ class StoredGame:
     # black and white, which always hold the two players, in their colours so far.
     first_player: str = ""
     # The game clock (gridgames.gomoku.clock.GameClock.to_dict), None without one;
-    # the colour that lost other than on the board ("black"/"white") and how
-    # (gridgames.gomoku.records.TERMINATIONS), empty while none has.
+    # how the game ended other than on the board (gridgames.gomoku.records.TERMINATIONS)
+    # and the colour that lost ("black"/"white"; empty for a draw), empty while it has not.
     clock: dict[str, Any] | None = None
     loser: str = ""
     termination: str = ""

@@ -101,15 +101,15 @@ def test_plot_without_matplotlib_says_how_to_install_it(psq, tmp_path):
     (["h8i9", "--plot", "graph.pdf"], "must end in .png or .svg"),
     (["h8i9", "--time-ms", "0"],
      "argument --time-ms: must be a whole number of 1 or more, got 0"),
-    (["h8i9", "--depth", "0"], "argument --depth: must be a whole number of 1 or more, got 0"),
+    (["h8i9", "--depth", "0"], "argument --depth: must be a whole number from 1 to 20, got 0"),
     (["h8i9", "--depth", "deep"],
-     "argument --depth: must be a whole number of 1 or more, got 'deep'"),
+     "argument --depth: must be a whole number from 1 to 20, got 'deep'"),
     # once tracebacks: a board size out of range, and an empty RECORD read as the folder '.'
-    (["h8i9", "--size", "4"], "--size 4: board width 4 is out of range; allowed: 5 to 64"),
-    (["h8i9", "--size", "0"], "--size 0: board width 0 is out of range; allowed: 5 to 64"),
+    (["h8i9", "--size", "4"], "argument --size: must be a whole number from 5 to 64, got 4"),
+    (["h8i9", "--size", "0"], "argument --size: must be a whole number from 5 to 64, got 0"),
     ([""], "RECORD is empty: give a .psq or JSON record file, or a position string"),
-    (["h8i9", "--depth", "1000", "--time-ms", "100"], "argument --depth: must be 1 to 20, "
-                                                      "got 1000"),
+    (["h8i9", "--depth", "1000", "--time-ms", "100"], "argument --depth: must be a whole "
+                                                      "number from 1 to 20, got 1000"),
 ])
 def test_bad_input_exits_2_with_a_message(tmp_path, args, message):
     result = run(*args, cwd=tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
-from gridgames.gomoku.records import GameRecord, save
+from gridgames.gomoku.records import GameRecord, save, to_json
 
 PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "play"]
 MENU_PROMPT = "Select an option (1-5): "
@@ -316,7 +317,8 @@ def test_print_a_game_in_progress_on_a_rectangular_board(tmp_path):
     (["--moves", "h8 i9 h8"], "move 3 (h8) is not legal: h8 is occupied by black"),
     (["--moves", "h8 z9"], "z9 is off the 19x19 board"),
     (["--moves", "h8 ??"], "cannot read the position"),
-    (["--moves", "h8", "--size", "70"], "board width 70 is out of range"),
+    (["--moves", "h8", "--size", "70"],
+     "argument --size: must be a whole number from 5 to 64, got 70"),
     (["--rule", "go"], "unknown rule 'go'"),
     (["--load", "missing.psq"], "cannot read missing.psq"),
 ])
@@ -395,6 +397,39 @@ def test_a_loaded_resigned_game_is_over_after_the_load_command_too(tmp_path):
     assert result.returncode == 0
     assert "This game is over: black resigned (0-1)." in result.stdout
     assert result.stdout.count("make a move") == 1  # the prompt the load was typed at
+
+
+def record_without_its_ending(path: Path, result: str) -> None:
+    """A JSON record of three moves (no five) whose result says the game is over,
+    without saying how it ended."""
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8), (6, 6)])
+    data = json.loads(to_json(GameRecord.from_board(board)))
+    path.write_text(json.dumps({**data, "result": result}))
+
+
+@pytest.mark.parametrize(("result", "how", "winner", "announced"), [
+    ("1-0", "white lost in a way not recorded", "black won: ",
+     "Player 2 (x) lost in a way not recorded: Player 1 (o) wins."),
+    ("1/2-1/2", "a draw, in a way not recorded", "",
+     "The game is a draw, in a way not recorded."),
+])
+def test_a_record_with_a_result_but_no_ending_loads_as_over(tmp_path, result, how, winner,
+                                                            announced):
+    """It once loaded as a game in progress, its result forgotten."""
+    record_without_its_ending(tmp_path / "over.json", result)
+    printed = run_play("--load", "over.json", "--print", cwd=tmp_path)
+    assert printed.returncode == 0, printed.stderr
+    assert f"Result: {result} ({winner}{how})" in printed.stdout
+    assert "game in progress" not in printed.stdout
+    more = run_play("--load", "over.json", "--moves", "a1", "--print", cwd=tmp_path)
+    assert more.returncode == 2
+    assert f"the game in over.json is over ({how}): no move can be added" in more.stderr
+    played = run_typed("--load", "over.json", lines=["n", "4"], cwd=tmp_path)
+    assert played.returncode == 0
+    assert f"This game is over: {how} ({result})." in played.stdout
+    assert announced in played.stdout
+    assert "make a move" not in played.stdout  # nothing left to play
 
 
 def test_a_clock_the_record_names_is_said_to_be_left_out(tmp_path):

@@ -64,6 +64,30 @@ def test_clocks_that_cannot_be_set_say_what_is_allowed(text: str, message: str) 
         GameClock.parse(text)
 
 
+@pytest.mark.parametrize(("text", "times", "message"), [
+    ("601", (601 * 60_000, 0), "a clock needs 1 second to 600 minutes a side, not 601 minutes"),
+    ("0", (0, 0), "a clock needs 1 second to 600 minutes a side, not 0 minutes"),
+    ("1+601", (60_000, 601_000), "the increment must be 0 to 600 seconds a move, "
+                                 "not 601 seconds"),
+])
+def test_read_or_built_a_clock_out_of_range_is_refused_in_the_same_words(
+        text: str, times: tuple[int, int], message: str) -> None:
+    with pytest.raises(ClockError) as read:
+        GameClock.parse(text)
+    with pytest.raises(ClockError) as built:
+        GameClock(*times)
+    assert str(read.value) == str(built.value) == message
+
+
+def test_the_time_out_of_range_is_named_as_it_was_given() -> None:
+    with pytest.raises(ClockError, match=r"not 0\.00001 minutes$"):
+        GameClock.parse("0.00001")  # as written, not as the milliseconds it rounds to
+    with pytest.raises(ClockError, match=r"not 600\.0000167 minutes$"):
+        GameClock(initial_ms=600 * 60_000 + 1)  # not rounded to 600
+    with pytest.raises(ClockError, match=r"not -0\.5 seconds$"):
+        GameClock(initial_ms=60_000, increment_ms=-500)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     (None, "the clock must be a str such as '5+3', got None"),
     (5, "the clock must be a str such as '5+3', got 5"),

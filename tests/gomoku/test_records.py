@@ -12,6 +12,8 @@ from gridgames.gomoku.opening_rules import Opening, OpeningRule
 from gridgames.gomoku.records import (
     GameRecord,
     RecordError,
+    ended_off_the_board,
+    ending_text,
     from_json,
     from_psq,
     is_psq,
@@ -198,18 +200,62 @@ def test_a_game_lost_on_time_keeps_its_clock_and_result() -> None:
     assert '"termination": "time forfeit"' in text and from_json(text) == record
     resigned = GameRecord.from_board(board, loser=Color.BLACK, termination="resignation")
     assert (resigned.result, from_json(to_json(resigned))) == ("0-1", resigned)
-    with pytest.raises(ValueError, match="ends by one of time forfeit, resignation, not ''"):
+    with pytest.raises(ValueError, match="ends by one of time forfeit, resignation, unknown, "
+                                         "not ''"):
         GameRecord.from_board(board, loser=Color.BLACK)
+    with pytest.raises(ValueError, match="a game that ends by resignation has a loser"):
+        GameRecord.from_board(board, termination="resignation")
     # a game without a clock has neither field
     plain = json.loads(to_json(GameRecord.from_board(board)))
     assert "clock" not in plain and "termination" not in plain
 
 
+def without_its_ending(result: str, moves: list[tuple[int, int]]) -> str:
+    """A JSON record of ``moves`` with ``result``, and no word of how the game ended."""
+    board = Board(15)
+    board.push_many(moves)
+    return json.dumps({**json.loads(to_json(GameRecord.from_board(board))), "result": result})
+
+
+NO_FIVE = [(7, 7), (8, 8), (6, 6)]
+
+
+@pytest.mark.parametrize(("result", "loser", "how"), [
+    ("1-0", Color.WHITE, "white lost in a way not recorded"),
+    ("0-1", Color.BLACK, "black lost in a way not recorded"),
+    ("1/2-1/2", None, "a draw, in a way not recorded"),
+])
+def test_a_result_the_board_does_not_bear_out_is_an_ending_not_recorded(
+        result: str, loser: Color | None, how: str) -> None:
+    """Such a record once loaded as a game in progress: its result was lost on the way."""
+    record = from_json(without_its_ending(result, NO_FIVE))
+    assert (record.result, record.termination) == (result, "unknown")
+    assert ended_off_the_board(record) == (loser, "unknown")
+    assert ending_text(loser, "unknown") == how
+    again = from_json(to_json(record))  # saved again, it says so
+    assert again == record and '"termination": "unknown"' in to_json(record)
+    board = record.to_board()
+    assert GameRecord.from_board(board, loser=loser, termination="unknown").result == result
+
+
+def test_a_result_the_board_bears_out_or_none_is_no_ending_off_the_board() -> None:
+    five = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
+    won = from_json(without_its_ending("1-0", five))
+    assert (won.termination, ended_off_the_board(won)) == ("", (None, ""))
+    going_on = from_json(without_its_ending("*", NO_FIVE))
+    assert (going_on.termination, ended_off_the_board(going_on)) == ("", (None, ""))
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"termination": "resigned"},
-     "termination 'resigned' is not one of time forfeit, resignation"),
+     "termination 'resigned' is not one of time forfeit, resignation, unknown"),
+    ({"termination": "x" * 5000}, "termination 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... is not"),
     ({"termination": "time forfeit", "result": "*"},
      "a game that ends by time forfeit has a result of 1-0 or 0-1, not '\\*'"),
+    ({"termination": "resignation", "result": "1/2-1/2"},
+     "a game that ends by resignation has a result of 1-0 or 0-1, not '1/2-1/2'"),
+    ({"termination": "unknown", "result": "*"},
+     "a game that ended in a way not recorded has a result of 1-0, 0-1 or 1/2-1/2, not"),
     ({"clock": "soon"}, "cannot read the clock 'soon'"),
     ({"clock": 5}, "clock must be a text such as '5\\+3'"),
 ])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -10,7 +11,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import GAMES, assert_error, created, new_game, play, player, wait_for
 
+from gridgames.gomoku import Board, Color
 from gridgames.gomoku.ai import MAX_LEVEL
+from gridgames.gomoku.records import GameRecord, to_json
 
 # Black's five along row 4 on a 9 × 9 board, white answering on row 0.
 BLACK_WINS = [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]
@@ -264,6 +267,42 @@ def test_record_download_and_import(client: TestClient) -> None:
         assert state["players"] == {"black": "human", "white": "human"}
     assert_error(client.get(f"{GAMES}/{game_id}/record", params={"format": "sgf"}),
                  422, "invalid_request")
+
+
+@pytest.mark.parametrize(("result", "winner", "over"), [
+    ("0-1", "white", "the game is over: black lost in a way not recorded, white wins"),
+    ("1/2-1/2", None, "the game is over: a draw, in a way not recorded"),
+])
+def test_an_imported_record_with_a_result_but_no_ending_is_over(
+        client: TestClient, result: str, winner: str | None, over: str) -> None:
+    """It was once a game in progress, its result forgotten: the computer even moved on."""
+    text = json.dumps({"width": 9, "height": 9, "moves": [[4, 4], [5, 5], [3, 3]],
+                       "result": result})
+    state = created(client.post(f"{GAMES}/import", json={"text": text, "white": "computer",
+                                                           "level": 1}))
+    game_id = state["id"]
+    assert state["outcome"] == {
+        "winner": winner, "line": [], "result": result, "termination": "unknown",
+        "draw_reason": "" if winner else "the record does not say how"}
+    assert not state["thinking"]
+    for response in (client.post(f"{GAMES}/{game_id}/moves", json={"x": 0, "y": 0},
+                                 headers=player(game_id)),
+                     client.post(f"{GAMES}/{game_id}/resign", headers=player(game_id))):
+        assert_error(response, 409, "game_over", over)
+    assert_error(client.post(f"{GAMES}/{game_id}/undo", headers=player(game_id)),
+                 409, "game_over", over, "cannot be taken back")
+    record = client.get(f"{GAMES}/{game_id}/record", params={"format": "json"}).json()
+    assert (record["result"], record["termination"]) == (result, "unknown")
+    assert client.get(f"{GAMES}/{game_id}").json()["moves"] == [[4, 4], [5, 5], [3, 3]]
+
+
+def test_an_imported_resignation_is_over(client: TestClient) -> None:
+    board = Board(9)
+    board.push_many([(4, 4), (5, 5)])
+    text = to_json(GameRecord.from_board(board, loser=Color.WHITE, termination="resignation"))
+    state = created(client.post(f"{GAMES}/import", json={"text": text}))
+    assert (state["outcome"]["winner"], state["outcome"]["termination"]) == (
+        "black", "resignation")
 
 
 def test_import_continues_against_the_computer(client: TestClient) -> None:

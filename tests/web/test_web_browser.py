@@ -87,8 +87,8 @@ def start_game(page: Any, mode: str, size: int, level: int = 1, *, rule: str | N
         page.select_option("#opening", opening)
     if rule is not None:
         page.select_option("#rule", rule)
-    page.fill("#rows", str(size))
     page.fill("#columns", str(size))
+    page.fill("#rows", str(size))
     if mode != "hh":
         page.select_option("#level", str(level))
         page.select_option("#time-ms", "500")
@@ -776,12 +776,31 @@ def wait_for_stone_at(page: Any, point: tuple[int, int]) -> None:
     page.wait_for_selector(f"#board circle.stone[data-x='{point[0]}'][data-y='{point[1]}']")
 
 
+def test_the_setup_asks_for_columns_then_rows_as_the_titles_show_them(page: Any) -> None:
+    """The form once asked for rows first, while every title shows columns × rows."""
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#level option", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    size_fields = page.locator("fieldset:has(legend:text-is('Board')) input[type=number]")
+    labels = [size_fields.nth(i).evaluate("field => field.closest('label').textContent.trim()")
+              for i in range(size_fields.count())]
+    assert labels == ["Columns", "Rows"]
+    size_fields.nth(0).fill("12")  # filled in the order the form asks
+    size_fields.nth(1).fill("9")
+    page.click("#start-game")
+    page.wait_for_selector("#view-game:not([hidden])")
+    assert page.locator("#game-title").inner_text().startswith("Freestyle 12×9 · ")
+    game_id = page.evaluate("location.hash").split("/")[-1]
+    state = page.request.get(f"/api/gomoku/games/{game_id}").json()
+    assert (state["width"], state["height"]) == (12, 9)
+
+
 def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#level option", state="attached")
     page.locator('input[name="mode"][value="hc"]').check()
-    page.fill("#rows", "15")
     page.fill("#columns", "15")
+    page.fill("#rows", "15")
     page.select_option("#level", "1")
     page.select_option("#clock", "1+0")
     # on a clock the computer decides its own time for each move
@@ -816,6 +835,26 @@ def test_resigning_from_the_button(page: Any) -> None:
     page.wait_for_selector("#result-dialog[open]")
     assert page.locator("#result-text").inner_text() == "White resigned after 1 move."
     assert page.locator("#status-text").inner_text() == "Black wins by resignation"
+    assert page.locator("#resign").is_disabled()
+
+
+@pytest.mark.parametrize(("result", "told", "status"), [
+    ("1-0", "White lost after 3 moves, as the record says; it does not say how.",
+     "Black wins (as recorded)"),
+    ("1/2-1/2", "A draw after 3 moves, as the record says; it does not say how.", "Draw"),
+])
+def test_a_loaded_record_with_a_result_but_no_ending_is_over(page: Any, result: str, told: str,
+                                                             status: str) -> None:
+    record = {"width": 9, "height": 9, "moves": [[4, 4], [5, 5], [3, 3]], "result": result}
+    page.goto("/#/gomoku")
+    page.wait_for_selector("#level option", state="attached")
+    page.locator('input[name="mode"][value="hh"]').check()
+    page.set_input_files("#setup-load", files=[
+        {"name": "game.json", "mimeType": "application/json",
+         "buffer": json.dumps(record).encode()}])
+    page.wait_for_selector("#result-dialog[open]")
+    assert page.locator("#result-text").inner_text() == told
+    assert page.locator("#status-text").inner_text() == status
     assert page.locator("#resign").is_disabled()
 
 
@@ -946,7 +985,7 @@ def test_the_pages_follow_a_dark_system_theme(browser: Any, server: Server) -> N
         shot(page, "gomoku-dark")
         page.goto("/#/gomoku")
         page.wait_for_selector("#start-game")
-        assert brightness("#rows", "background-color") < 60
+        assert brightness("#columns", "background-color") < 60
         shot(page, "setup-dark")
     finally:
         context.close()
@@ -972,8 +1011,8 @@ def test_a_swap2_opening_by_clicks_and_buttons_against_the_computer(page: Any) -
     assert page.locator("#seat-row").is_visible() and page.locator("#colour-row").is_hidden()
     assert page.locator("#opening-description").inner_text().startswith("Swap2: ")
     page.locator('input[name="seat"][value="first"]').check()
-    page.fill("#rows", "15")
     page.fill("#columns", "15")
+    page.fill("#rows", "15")
     page.select_option("#level", "1")
     page.select_option("#time-ms", "500")
     page.click("#start-game")
@@ -1088,8 +1127,8 @@ def test_a_soosorv_opening_between_two_humans_with_every_control(page: Any) -> N
     page.select_option("#opening", "soosorv")
     assert page.locator("#seat-row").is_hidden()
     page.select_option("#rule", "renju")
-    page.fill("#rows", "15")
     page.fill("#columns", "15")
+    page.fill("#rows", "15")
     page.click("#start-game")
     page.wait_for_selector("#board.playable")
     assert page.locator("#opening-prompt").inner_text() == (

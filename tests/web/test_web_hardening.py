@@ -9,6 +9,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
@@ -269,6 +270,64 @@ def test_costly_requests_are_bounded(client: TestClient) -> None:
     assert_error(client.post(GAMES, json={"width": 65}), 422, "invalid_request")
     assert_error(client.post(GAMES, json={"time_ms": 60_001}), 422, "invalid_request")
     assert_error(client.post(GAMES, json={"level": MAX_LEVEL + 1}), 422, "invalid_request")
+
+
+def _schema(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` itself, or the component it refers to."""
+    ref: str | None = schema.get("$ref")
+    return schema if ref is None else spec["components"]["schemas"][ref.split("/")[-1]]
+
+
+def _with_a_boolean(schema: dict[str, Any], spec: dict[str, Any]) -> list[tuple[str, Any]]:
+    """For each integer that ``schema`` holds: where it is (``.0`` per list) and a value
+    of the schema with ``true`` in its place."""
+    found = []
+    for option in _schema(schema, spec).get("anyOf", [schema]):
+        option = _schema(option, spec)
+        if option.get("type") == "integer":
+            found.append(("", True))
+        elif option.get("type") == "array":
+            found += [(f".0{where}", [value, value])
+                      for where, value in _with_a_boolean(option["items"], spec)]
+    return found
+
+
+def test_a_boolean_is_not_an_integer_anywhere_in_a_request(client: TestClient) -> None:
+    """Python's bool is an int: "width": true was once a board 1 column wide, and
+    {"x": true, "y": false} a move at 1,0."""
+    game = new_game(client)
+    response = client.post(f"{GAMES}/{game['id']}/moves", json={"x": True, "y": False},
+                           headers=player(game["id"]))
+    assert_error(response, 422, "invalid_request",
+                 "x: Input should be a valid integer, not a boolean (true)",
+                 "y: Input should be a valid integer, not a boolean (false)")
+    assert client.get(f"{GAMES}/{game['id']}").json()["moves"] == []
+    # every integer field of every request body, as the API's schema lists them
+    spec = client.get("/openapi.json").json()
+    refused = set()
+    for path, operations in spec["paths"].items():
+        url = path.replace("{game_id}", game["id"]).replace("{puzzle_id}", "1")
+        for method, operation in operations.items():
+            if "requestBody" not in operation:
+                continue
+            body = _schema(operation["requestBody"]["content"]["application/json"]["schema"],
+                           spec)
+            body = next(_schema(option, spec) for option in body.get("anyOf", [body])
+                        if "properties" in _schema(option, spec))
+            for name, field in body["properties"].items():
+                for where, value in _with_a_boolean(field, spec):
+                    response = client.request(method, url, json={name: value},
+                                              headers=player(game["id"]))
+                    assert_error(response, 422, "invalid_request",
+                                 f"{name}{where}: Input should be a valid integer, "
+                                 "not a boolean (true)")
+                    refused.add(f"{path} {name}{where}")
+    assert {f"{GAMES}/import level", f"{GAMES} width", f"{GAMES} height", f"{GAMES} time_ms",
+            f"{GAMES}/{{game_id}}/moves x", f"{GAMES}/{{game_id}}/review depth",
+            "/api/gomoku/analyse moves.0.0", "/api/gomoku/analyse count",
+            "/api/gomoku/puzzles/{puzzle_id}/attempt move.0",
+            "/api/gomoku/puzzles/{puzzle_id}/attempt played.0.0", "/api/queens/solve n",
+            "/api/queens/hint queens.0.0", "/api/queens/backtrack limit"} <= refused
 
 
 def test_serving_on_every_address_warns(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gridgames.gomoku import Board, Rule
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, Rule
 from gridgames.gomoku.notation import shown
 from gridgames.gomoku.records import RecordError, load
 
@@ -43,26 +43,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", default=None,
                         help="rule of the game (freestyle, standard, renju, caro, caro-exact); "
                              "a JSON record names its own, otherwise freestyle")
-    parser.add_argument("--size", type=int, default=15,
+    parser.add_argument("--size", type=whole_number(MIN_SIZE, MAX_SIZE), default=15,
                         help="board size for a position string (default 15)")
     parser.add_argument("--time-ms", type=whole_number(1), default=None,
                         help=f"engine time for each position (default {DEFAULT_TIME_MS}, "
                         "or none with --depth)")
-    parser.add_argument("--depth", type=depth, default=None,
+    parser.add_argument("--depth", type=whole_number(1, MAX_DEPTH), default=None,
                         help=f"search depth for each position (1 to {MAX_DEPTH}) instead of a "
                         "time, for results that do not depend on the machine; with --time-ms "
                         "too, each search stops at whichever limit it reaches first")
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument("--plot", metavar="FILE", default=None,
                         help="write the evaluation graph to FILE (.png or .svg; needs matplotlib)")
-
-
-def depth(text: str) -> int:
-    """An argparse ``type=`` for --depth: 1 to :data:`MAX_DEPTH`."""
-    number = whole_number(1)(text)
-    if number > MAX_DEPTH:
-        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_DEPTH}, got {shown(text)}")
-    return number
 
 
 class UsageError(Exception):

@@ -28,9 +28,9 @@ from gridgames.gomoku.records import (
     TIME_FORFEIT,
     GameRecord,
     RecordError,
+    ended_off_the_board,
     ending_text,
     load,
-    lost_off_the_board,
     save,
 )
 
@@ -255,7 +255,8 @@ class Game:
         self.prepared_move = prepared_move
         # The clock starts with the first move played here (after an opening).
         self.clock = None if settings.clock is None else GameClock.parse(settings.clock)
-        # who lost other than on the board, and how (records.TERMINATIONS)
+        # how the game ended other than on the board (records.TERMINATIONS; empty while
+        # it has not), and who lost it (None for a draw)
         self.loser: Color | None = None
         self.termination = ""
         self.begin_with(opening)
@@ -293,11 +294,11 @@ class Game:
 
     def play(self) -> GameEnd:
         self.show_board()
-        over = self.board.is_game_over() or self.loser is not None
+        over = self.board.is_game_over() or bool(self.termination)
         if self.settings.mode is not Mode.COMPUTER_COMPUTER and not over:
             self.console.say("Type help at the move prompt for the commands.")
         while True:
-            if self.board.outcome() is not None or self.loser is not None:
+            if self.board.outcome() is not None or self.termination:
                 self.announce_result()
                 return GameEnd.FINISHED
             color = self.board.to_move
@@ -350,13 +351,19 @@ class Game:
 
     def announce_result(self) -> None:
         loser = self.loser
+        if self.termination and loser is None:
+            self.console.say("The game is a draw, in a way not recorded.")
+            return
         if loser is not None:
             winner = self.player_name(loser.other)
             if self.termination == RESIGNATION:
                 self.console.say(f"{self.player_name(loser)} resigns: {winner} wins.")
-            else:
+            elif self.termination == TIME_FORFEIT:
                 self.console.say(f"{self.player_name(loser)}'s time ran out: {winner} wins "
                                  "on time.")
+            else:
+                self.console.say(f"{self.player_name(loser)} lost in a way not recorded: "
+                                 f"{winner} wins.")
             return
         outcome = self.board.outcome()
         assert outcome is not None
@@ -416,9 +423,9 @@ class Game:
 
     def resume(self, record: GameRecord, loaded_from: str | None = None) -> None:
         """Go on from the game of ``record`` (read from the file ``loaded_from``, if said):
-        its moves, its opening's colours, and its end when it was lost other than on the
-        board (resigned or out of time), which leaves nothing to play. Raises RecordError
-        as loading does, before anything changes."""
+        its moves, its opening's colours, and its end when it ended other than on the
+        board (resigned, out of time, or in a way not recorded), which leaves nothing to
+        play. Raises RecordError as loading does, before anything changes."""
         board = record.to_board()
         opening = record.replay_opening()
         if loaded_from is not None:
@@ -427,9 +434,9 @@ class Game:
         self.board = board
         self.prepared_move = None
         self.begin_with(opening)  # its opening's stones stay, and who had black
-        self.loser, self.termination = lost_off_the_board(record)
+        self.loser, self.termination = ended_off_the_board(record)
         say = self.console.say
-        if self.loser is not None:
+        if self.termination:
             say(f"This game is over: {ending_text(self.loser, self.termination)} "
                 f"({record.result}).")
         elif record.clock and self.clock is None and not board.is_game_over():

@@ -15,8 +15,11 @@ from gridgames.gomoku.notation import shown
 from gridgames.gomoku.opening_rules import OpeningRule
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number of ``minimum`` or more.
+def whole_number(minimum: int, maximum: int | None = None, *,
+                 kind: str = "whole number") -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``minimum`` (to ``maximum``): the
+    type of every integer option. A refusal says what is allowed and quotes the value
+    cut short by :func:`~gridgames.gomoku.notation.shown`, however many digits it has.
 
     >>> whole_number(1)("3")
     3
@@ -26,38 +29,27 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     >>> whole_number(0)("abc")
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number of 0 or more, got 'abc'
+    >>> whole_number(5, 64)("65")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number from 5 to 64, got 65
     """
-    allowed = f"must be a whole number of {minimum} or more"
+    allowed = (f"must be a {kind} of {minimum} or more" if maximum is None
+               else f"must be a {kind} from {minimum} to {maximum}")
 
     def parse(text: str) -> int:
         try:
             number = int(text)
-        except ValueError:
+        except ValueError:  # not a whole number, or one of more digits than Python converts
             raise argparse.ArgumentTypeError(f"{allowed}, got {shown(text)!r}") from None
-        if number < minimum:
-            raise argparse.ArgumentTypeError(f"{allowed}, got {number}")
+        if number < minimum or (maximum is not None and number > maximum):
+            raise argparse.ArgumentTypeError(f"{allowed}, got {shown(text.strip())}")
         return number
 
     return parse
 
 
-def port_number(text: str) -> int:
-    """An argparse ``type=`` for a TCP port, 0 (any free port) to 65535.
-
-    >>> port_number("8000")
-    8000
-    >>> port_number("99999")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be a port number from 0 to 65535, got 99999
-    """
-    try:
-        number = int(text)
-    except ValueError:
-        number = None
-    if number is None or not 0 <= number <= 65535:
-        given = shown(text) if number is None else number
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {given!r}")
-    return number
+# An argparse ``type=`` for a TCP port, 0 (any free port) to 65535.
+port_number = whole_number(0, 65535, kind="port number")
 
 
 def positive_number(text: str) -> float:

@@ -18,12 +18,12 @@ from gridgames.gomoku.board import check_size
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.notation import format_renju, parse_position, read_count, read_number, shown
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
-from gridgames.gomoku.records import GameRecord, ending_text, load, lost_off_the_board
+from gridgames.gomoku.records import GameRecord, ended_off_the_board, ending_text, load
 
 from .gomoku_game import Console, Game, GameEnd, Mode, Settings
 from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
-from .options import game_clock, opening_rule
+from .options import game_clock, opening_rule, whole_number
 
 NAME = "play"
 HELP = "Play Gomoku, Renju or Caro in the terminal"
@@ -104,10 +104,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock", type=game_clock, default=None, metavar="MIN+SEC",
                         help="a game clock: minutes a side and seconds added after each move, "
                         "e.g. 5+3; whoever runs out loses, and undo is off (default: none)")
-    parser.add_argument("--size", type=int, default=None, help="square board size (default 19)")
-    parser.add_argument("--width", type=int, default=None,
+    board_size = whole_number(MIN_SIZE, MAX_SIZE)
+    parser.add_argument("--size", type=board_size, default=None,
+                        help="square board size (default 19)")
+    parser.add_argument("--width", type=board_size, default=None,
                         help="board width, columns (default: --size)")
-    parser.add_argument("--height", type=int, default=None,
+    parser.add_argument("--height", type=board_size, default=None,
                         help="board height, rows (default: --size, or the width)")
     parser.add_argument("--level", default=None, help="computer level, 1 (weakest) to the maximum")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
@@ -239,8 +241,8 @@ def starting_record(args: argparse.Namespace, settings: Settings) -> GameRecord 
         record = GameRecord.from_board(settings.new_board())
     if args.moves is not None:
         board = record.to_board()
-        loser, termination = lost_off_the_board(record)
-        if loser is not None and args.moves.strip():
+        loser, termination = ended_off_the_board(record)
+        if termination and args.moves.strip():
             raise ValueError(f"--moves: the game in {args.load} is over "
                              f"({ending_text(loser, termination)}): no move can be added")
         start = len(board)
@@ -290,10 +292,10 @@ def print_position(record: GameRecord, style: Style, console: Console) -> None:
     moves = " ".join(format_renju(point, board.height) for point in board.move_stack)
     console.say(f"Moves ({len(board)}, renju notation, rows counted from the bottom): "
                 f"{moves or '-'}")
-    loser, termination = lost_off_the_board(record)
-    if loser is not None:
-        console.say(f"Result: {record.result} ({loser.other.label} won: "
-                    f"{ending_text(loser, termination)})")
+    loser, termination = ended_off_the_board(record)
+    if termination:
+        winner = "" if loser is None else f"{loser.other.label} won: "
+        console.say(f"Result: {record.result} ({winner}{ending_text(loser, termination)})")
     elif outcome is None:
         color = board.to_move
         console.say(f"Result: * (game in progress; {color.label} "

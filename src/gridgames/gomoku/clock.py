@@ -35,6 +35,18 @@ class ClockError(ValueError):
     """A clock that cannot be set up as asked, with what is allowed."""
 
 
+def _check_times(initial_ms: float, increment_ms: float, minutes: str = "",
+                 seconds: str = "") -> None:
+    """Refuse a time a side or an increment out of range (ClockError), naming it as
+    ``minutes`` and ``seconds`` when the clock was read from text."""
+    if not 1000 <= initial_ms <= MAX_MINUTES * 60_000:
+        raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
+                         f"not {shown(minutes) or f'{initial_ms / 60_000:.10g}'} minutes")
+    if not 0 <= increment_ms <= MAX_INCREMENT_S * 1000:
+        raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
+                         f"not {shown(seconds) or f'{increment_ms / 1000:.10g}'} seconds")
+
+
 @dataclass
 class GameClock:
     """Each side's time left (ms), and whose is running since when."""
@@ -46,12 +58,7 @@ class GameClock:
     since: float = 0.0  # when the running side's turn began, in the caller's seconds
 
     def __post_init__(self) -> None:
-        if not 1000 <= self.initial_ms <= MAX_MINUTES * 60_000:
-            raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
-                             f"not {self.initial_ms / 60_000:g} minutes")
-        if not 0 <= self.increment_ms <= MAX_INCREMENT_S * 1000:
-            raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
-                             f"not {self.increment_ms / 1000:g}")
+        _check_times(self.initial_ms, self.increment_ms)
         if not self.left:
             self.left = {Color.BLACK: self.initial_ms, Color.WHITE: self.initial_ms}
 
@@ -65,15 +72,12 @@ class GameClock:
         if form is None:
             raise ClockError(f"cannot read the clock {shown(text)!r}: write minutes a side "
                              "and seconds added a move, such as 5+3 (or 10 for no increment)")
-        # said here, with the numbers as written: hundreds of digits do not convert
-        minutes, seconds = float(form[1]), read_number(form[2] or "0")
-        if not minutes <= MAX_MINUTES:
-            raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
-                             f"not {shown(form[1])} minutes")
-        if seconds > MAX_INCREMENT_S:
-            raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
-                             f"not {shown(form[2])}")
-        return cls(initial_ms=round(minutes * 60_000), increment_ms=seconds * 1000)
+        minutes, seconds = form[1], form[2] or "0"
+        # hundreds of digits read as inf (float) or beyond every clock (read_number)
+        initial_ms, increment_ms = float(minutes) * 60_000, read_number(seconds) * 1000
+        # checked before rounding, and an error names the numbers as written
+        _check_times(initial_ms, increment_ms, minutes, seconds)
+        return cls(initial_ms=round(initial_ms), increment_ms=increment_ms)
 
     def __str__(self) -> str:
         return f"{self.initial_ms / 60_000:g}+{self.increment_ms // 1000}"

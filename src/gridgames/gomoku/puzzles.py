@@ -39,7 +39,7 @@ import numpy as np
 
 from gridgames.gomoku import rules
 from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point
-from gridgames.gomoku.notation import format_position, parse_position
+from gridgames.gomoku.notation import format_position, parse_position, shown
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
 from gridgames.prepare import KernelGroup, Report, prepare
 
@@ -430,12 +430,12 @@ def get_puzzle(puzzle_id: object) -> Puzzle:
     """The shipped puzzle numbered ``puzzle_id`` (ValueError naming the range if none)."""
     puzzles = _shipped()
     if isinstance(puzzle_id, bool) or not isinstance(puzzle_id, int):
-        raise ValueError(f"a puzzle id is a whole number, got {puzzle_id!r}")
+        raise ValueError(f"a puzzle id is a whole number, got {shown(repr(puzzle_id))}")
     for puzzle in puzzles:
         if puzzle.id == puzzle_id:
             return puzzle
     ids = [p.id for p in puzzles]
-    raise ValueError(f"no puzzle {puzzle_id}; the puzzles are numbered "
+    raise ValueError(f"no puzzle {shown(str(puzzle_id))}; the puzzles are numbered "
                      f"{min(ids)} to {max(ids)}")
 
 

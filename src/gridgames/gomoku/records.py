@@ -18,7 +18,9 @@ A game played under an opening rule keeps it in the JSON record: the rule and
 its actions (``opening``, ``opening_actions``), whose stones are the first moves.
 A game on a clock keeps the clock (``clock``: ``5+3``), and a game lost on time
 or by resignation its result with ``"termination": "time forfeit"`` or
-``"resignation"``.
+``"resignation"``. A record whose result the board does not bear out (no five, no
+full board) and that says nothing of how the game ended reads as a game that
+ended off the board in a way not recorded (``"termination": "unknown"``).
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-# How a game may end other than on the board: the loser's clock ran out, or it resigned.
-TIME_FORFEIT, RESIGNATION = "time forfeit", "resignation"
-TERMINATIONS = (TIME_FORFEIT, RESIGNATION)
+# How a game may end other than on the board: the loser's clock ran out, or it resigned,
+# or the record gives a result the board does not bear out without saying how.
+TIME_FORFEIT, RESIGNATION, UNKNOWN = "time forfeit", "resignation", "unknown"
+TERMINATIONS = (TIME_FORFEIT, RESIGNATION, UNKNOWN)
 # A byte-order mark, which Windows editors put at the start of a UTF-8 file.
 _BOM = "\ufeff"
 
@@ -72,15 +75,18 @@ class GameRecord:
                    times_ms: list[int] | None = None,
                    opening: Opening | None = None, clock: str = "",
                    loser: Color | None = None, termination: str = "") -> GameRecord:
-        """The record of the game on ``board``; ``loser`` lost it other than on the board,
-        as ``termination`` says (one of TERMINATIONS)."""
+        """The record of the game on ``board``; a game that ended other than on the board
+        ended as ``termination`` says (one of TERMINATIONS), lost by ``loser``, or drawn
+        (``loser`` None) in a way not recorded."""
         outcome = board.outcome()
         result = "*" if outcome is None else outcome.result
-        if loser is not None:
+        if loser is not None or termination:
             if termination not in TERMINATIONS:
-                raise ValueError(f"a game lost off the board ends by one of "
+                raise ValueError(f"a game that ended off the board ends by one of "
                                  f"{', '.join(TERMINATIONS)}, not {termination!r}")
-            result = Outcome(loser.other).result
+            if loser is None and termination != UNKNOWN:
+                raise ValueError(f"a game that ends by {termination} has a loser")
+            result = Outcome(None if loser is None else loser.other).result
         return cls(
             width=board.width,
             height=board.height,
@@ -93,7 +99,7 @@ class GameRecord:
             opening=OpeningRule.FREE if opening is None else opening.rule,
             opening_actions=[] if opening is None else list(opening.history),
             clock=clock,
-            termination="" if loser is None else termination,
+            termination=termination,
         )
 
     def to_board(self) -> Board:
@@ -184,11 +190,14 @@ def from_json(text: str) -> GameRecord:
         raise RecordError("opening_actions must be a list of texts such as 'place h8'")
     termination = data.get("termination", "")
     if termination not in ("", *TERMINATIONS):
-        raise RecordError(f"termination {termination!r} is not one of "
+        raise RecordError(f"termination {shown(repr(termination))} is not one of "
                           f"{', '.join(TERMINATIONS)}")
-    if termination and result not in ("1-0", "0-1"):
+    if termination in (TIME_FORFEIT, RESIGNATION) and result not in ("1-0", "0-1"):
         raise RecordError(f"a game that ends by {termination} has a result of 1-0 or 0-1, "
                           f"not {result!r}")
+    if termination == UNKNOWN and result == "*":
+        raise RecordError("a game that ended in a way not recorded has a result of 1-0, 0-1 "
+                          "or 1/2-1/2, not '*'")
     clock = data.get("clock", "")
     if not isinstance(clock, str):
         raise RecordError("clock must be a text such as '5+3'")
@@ -200,8 +209,11 @@ def from_json(text: str) -> GameRecord:
     record = GameRecord(width, height, rule, moves, times, result,
                         str(data.get("black", "")), str(data.get("white", "")),
                         opening, actions, clock, termination)
-    record.to_board()  # validates every move
+    board = record.to_board()  # validates every move
     record.replay_opening()  # and the opening's actions
+    if result != "*" and not termination and not board.is_game_over():
+        # over, says the result, though not on the board: how it ended is not recorded
+        record.termination = UNKNOWN
     return record
 
 
@@ -307,18 +319,23 @@ def winner_of(record: GameRecord) -> Color | None:
     return {"1-0": Color.BLACK, "0-1": Color.WHITE}.get(record.result)
 
 
-def lost_off_the_board(record: GameRecord) -> tuple[Color | None, str]:
-    """Who lost the recorded game other than on the board, and how (one of
-    :data:`TERMINATIONS`): ``(None, "")`` when no one did."""
-    winner = winner_of(record)
-    if record.termination not in TERMINATIONS or winner is None:
+def ended_off_the_board(record: GameRecord) -> tuple[Color | None, str]:
+    """How the recorded game ended other than on the board: who lost it (None for a
+    draw) and how (one of :data:`TERMINATIONS`); ``(None, "")`` when it did not."""
+    if record.termination not in TERMINATIONS or record.result == "*":
         return None, ""
-    return winner.other, record.termination
+    winner = winner_of(record)
+    return None if winner is None else winner.other, record.termination
 
 
-def ending_text(loser: Color, termination: str) -> str:
-    """How ``loser`` lost off the board, in words: ``black resigned`` or ``white's time
-    ran out``."""
+def ending_text(loser: Color | None, termination: str) -> str:
+    """How a game ended off the board (:func:`ended_off_the_board`), in words:
+    ``black resigned``, ``white's time ran out``, ``black lost in a way not recorded``
+    or ``a draw, in a way not recorded``."""
+    if loser is None:
+        return "a draw, in a way not recorded"
     if termination == RESIGNATION:
         return f"{loser.label} resigned"
-    return f"{loser.label}'s time ran out"
+    if termination == TIME_FORFEIT:
+        return f"{loser.label}'s time ran out"
+    return f"{loser.label} lost in a way not recorded"

@@ -72,18 +72,23 @@ def game_state(game: Game) -> s.GameState:
 
 
 def _outcome_out(game: Game) -> s.OutcomeOut | None:
-    """Five or a draw on the board, or a loss off it (time, resignation: its line is
-    empty, and ``termination`` says which)."""
-    loser = game.loser
-    outcome = game.board.outcome() if loser is None else Outcome(loser.other)
+    """Five or a draw on the board, or an end off it (time, resignation, or one an imported
+    record does not say): its line is then empty, and ``termination`` says which."""
+    loser, termination = game.loser, game.saved.termination
+    if termination:
+        outcome: Outcome | None = Outcome(None if loser is None else loser.other)
+        draw_reason = "" if loser is not None else "the record does not say how"
+    else:
+        outcome = game.board.outcome()
+        draw_reason = "" if outcome is None else outcome.draw_reason
     if outcome is None:
         return None
     return s.OutcomeOut(
         winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
         line=_pairs(outcome.line),
         result=outcome.result,  # type: ignore[arg-type]
-        draw_reason=outcome.draw_reason,
-        termination=game.saved.termination,  # type: ignore[arg-type]
+        draw_reason=draw_reason,
+        termination=termination,  # type: ignore[arg-type]
     )
 
 

@@ -42,6 +42,7 @@ from gridgames.gomoku.records import (
     RESIGNATION,
     TIME_FORFEIT,
     GameRecord,
+    ended_off_the_board,
     ending_text,
     from_json,
     from_psq,
@@ -227,15 +228,16 @@ class Game:
 
     @property
     def loser(self) -> Color | None:
-        """The colour that lost other than on the board (its time ran out, or it
-        resigned: ``saved.termination`` says which), if any."""
+        """The colour that lost other than on the board (its time ran out, it resigned,
+        or an imported record does not say how: ``saved.termination`` says which), if any."""
         label = self.saved.loser
         return Color[label.upper()] if label else None
 
     @property
     def over(self) -> bool:
-        """Five, a draw, a clock run out or a resignation."""
-        return self.board.is_game_over() or self.loser is not None
+        """Five, a draw, or an end off the board: a clock run out, a resignation, or one an
+        imported record does not say (a loss, or a draw with no loser)."""
+        return self.board.is_game_over() or bool(self.saved.termination)
 
     @property
     def computer_to_move(self) -> bool:
@@ -357,14 +359,16 @@ class GomokuService:
                opening: OpeningRule = OpeningRule.FREE,
                opening_actions: list[str] | None = None, clock: str | None = None,
                guest: tuple[str, OpeningPlayer] | None = None,
-               rematch_of: str | None = None) -> Game:
+               rematch_of: str | None = None,
+               ended: tuple[Color | None, str] = (None, "")) -> Game:
         """A new game. Under an opening rule ``black`` is the first player and
         ``white`` the second (the opening settles their colours). A game with
         ``moves`` has an opening only with the ``opening_actions`` that placed its
         first stones (an imported record's); ``black`` and ``white`` are then the
         colours' players. ``clock``: minutes a side and seconds added a move (``5+3``),
         or None. ``guest``: a friend's token hash and seat; ``rematch_of``: the game
-        this one plays again."""
+        this one plays again; ``ended``: how an imported game ended off the board, as
+        :func:`~gridgames.gomoku.records.ended_off_the_board` says."""
         game_clock = None if clock is None else GameClock.parse(clock)
         if opening is not OpeningRule.FREE and moves and opening_actions is None:
             raise OpeningNeedsEmptyBoardError(
@@ -377,23 +381,25 @@ class GomokuService:
         if settled is not None and settled.player(Color.BLACK) is not OpeningPlayer.FIRST:
             first_player = white
         board.push_many(moves or [])
+        loser, termination = ended
+        over = board.is_game_over() or bool(termination)
         if game_clock is not None and (settled is None or settled.done) \
-                and not board.is_game_over() and guest is None:
+                and not over and guest is None:
             game_clock.start(board.to_move, time.time())
         # Black is to move, or under an opening rule the first player to act.
-        if not board.is_game_over() and (black if board.to_move is Color.BLACK
-                                         else white) == COMPUTER:
+        if not over and (black if board.to_move is Color.BLACK else white) == COMPUTER:
             self.engine.check_room(MOVE)  # its first search would wait too long
         saved = self.store.create(StoredGame(
             width=width, height=height, rule=rule.value, black=black, white=white,
             level=level, time_ms=time_ms, moves=list(board.move_stack),
             times_ms=list(times_ms or [0] * len(board.move_stack)),
-            finished=board.is_game_over(), token_hash=token_hash,
+            finished=over, token_hash=token_hash,
             opening=opening.value, opening_actions=list(opening_actions or []),
             first_player=first_player,
             clock=None if game_clock is None else game_clock.to_dict(),
             guest_token_hash="" if guest is None else guest[0],
             guest_seat="" if guest is None else guest[1].label,
+            loser="" if loser is None else loser.label, termination=termination,
         ), rematch_of=rematch_of)
         game = self._load(saved)
         self._schedule(game)
@@ -403,7 +409,8 @@ class GomokuService:
                       token_hash: str = "", level: int, time_ms: int | None,
                       opening: OpeningRule = OpeningRule.FREE, clock: str | None = None) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content). A JSON
-        record's opening comes with it; no other can be given to a record."""
+        record's opening comes with it (no other can be given to a record), and so does
+        its end when the game ended off the board."""
         if opening is not OpeningRule.FREE:
             raise OpeningNeedsEmptyBoardError(
                 f"an opening rule ({opening.display_name}) starts on an empty board: an "
@@ -422,7 +429,7 @@ class GomokuService:
                            black=black, white=white, level=level, time_ms=time_ms,
                            moves=record.moves, times_ms=times, token_hash=token_hash,
                            opening=record.opening, opening_actions=record.opening_actions,
-                           clock=clock)
+                           clock=clock, ended=ended_off_the_board(record))
 
     def get(self, game_id: str) -> Game:
         """The game (loaded from the store if need be); looking at it keeps it alive."""
@@ -492,8 +499,9 @@ class GomokuService:
         if game.friend is not None:
             raise TwoDevicesError("moves cannot be taken back in a game played on two "
                                   "devices: your friend's moves are theirs")
-        if game.loser is not None:  # a five may be taken back
-            raise GameOverError(f"{_over_reason(game)}; a resignation cannot be taken back")
+        if game.saved.termination:  # a five may be taken back
+            raise GameOverError(f"{_over_reason(game)}; an end off the board cannot be "
+                                "taken back")
         movers = [Color.BLACK if i % 2 == 0 else Color.WHITE
                   for i in range(len(game.board.move_stack))]
         human_moves = [i for i, color in enumerate(movers)
@@ -1016,11 +1024,11 @@ def _no_hints_between_devices(game: Game) -> None:
 
 
 def _over_reason(game: Game) -> str:
-    loser = game.loser
-    if loser is None:
+    loser, termination = game.loser, game.saved.termination
+    if not termination:
         return f"the game is over ({game.board.outcome()})"
-    return (f"the game is over: {ending_text(loser, game.saved.termination)}, "
-            f"{loser.other.label} wins")
+    wins = "" if loser is None else f", {loser.other.label} wins"
+    return f"the game is over: {ending_text(loser, termination)}{wins}"
 
 
 def _opening_first(game: Game) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from gridgames.gomoku import Board, Point, Rule
@@ -33,7 +33,7 @@ from gridgames.gomoku.analysis import (
 from gridgames.web.auth import require_seat
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService, TwoDevicesError
-from gridgames.web.schemas import MAX_BOARD, MIN_BOARD, ErrorBody
+from gridgames.web.schemas import MAX_BOARD, MIN_BOARD, ErrorBody, Int, IntOrNone, Pair, Strict
 
 log = logging.getLogger(__name__)
 
@@ -42,21 +42,15 @@ MAX_CANDIDATES = 5
 
 # -- schemas ---------------------------------------------------------------------------
 
-Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ReviewRequest(_Strict):
+class ReviewRequest(Strict):
     """How long the engine looks at each position of the game."""
 
-    time_ms: int = Field(DEFAULT_REVIEW_TIME_MS, ge=20, le=10_000,
+    time_ms: Int = Field(DEFAULT_REVIEW_TIME_MS, ge=20, le=10_000,
                          description="search time per position")
-    depth: int | None = Field(None, ge=1, le=20,
-                              description="search depth per position instead of a time "
-                                          "(reproducible)")
+    depth: IntOrNone = Field(None, ge=1, le=20,
+                             description="search depth per position instead of a time "
+                                         "(reproducible)")
 
 
 class MoveReviewOut(BaseModel):
@@ -113,16 +107,16 @@ class ReviewStatus(BaseModel):
     error: str | None = None
 
 
-class AnalyseRequest(_Strict):
+class AnalyseRequest(Strict):
     """A position (any sequence of moves, e.g. a variation) and how to search it."""
 
-    width: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
-    height: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
+    width: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
+    height: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
     rule: Rule = Rule.FREESTYLE
     moves: list[Pair] = Field(default_factory=list, max_length=MAX_BOARD * MAX_BOARD)
-    count: int = Field(3, ge=1, le=MAX_CANDIDATES, description="how many candidate moves")
-    time_ms: int = Field(500, ge=20, le=10_000)
-    depth: int | None = Field(None, ge=1, le=20)
+    count: Int = Field(3, ge=1, le=MAX_CANDIDATES, description="how many candidate moves")
+    time_ms: Int = Field(500, ge=20, le=10_000)
+    depth: IntOrNone = Field(None, ge=1, le=20)
 
 
 class CandidateOut(BaseModel):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
@@ -18,8 +19,21 @@ Player = Literal["human", "computer"]
 ColorName = Literal["black", "white"]
 OpeningSeat = Literal["first", "second"]
 ActionKind = Literal["place", "choose", "declare", "offer", "pick"]
+
+
+def _not_a_boolean(value: object) -> object:
+    # Python's bool is an int: JSON true and false would otherwise read as 1 and 0.
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean "
+                                  "({value})", {"value": "true" if value else "false"})
+    return value
+
+
+# Every integer a request sends is read as one of these.
+Int = Annotated[int, BeforeValidator(_not_a_boolean)]
+IntOrNone = Annotated[int | None, BeforeValidator(_not_a_boolean)]
 # A point or square as a two-item list ([x, y] or [row, col]).
-Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+Pair = Annotated[list[Int], Field(min_length=2, max_length=2)]
 PointList = list[Pair]
 
 
@@ -37,8 +51,8 @@ class GameSettings(Strict):
 
     black: Player = "human"
     white: Player = "computer"
-    level: int = Field(3, ge=1, le=MAX_LEVEL, description="computer strength, 1 (weakest) and up")
-    time_ms: int | None = Field(
+    level: Int = Field(3, ge=1, le=MAX_LEVEL, description="computer strength, 1 (weakest) and up")
+    time_ms: IntOrNone = Field(
         2000, ge=50, le=60_000, description="most thinking time per move (null: the level's own)"
     )
     clock: str | None = Field(
@@ -57,8 +71,8 @@ class NewGame(GameSettings):
                           "who is the first player (who places the first stones)")
     white: Player = Field("computer", description="who plays white; under an opening rule, "
                           "who is the second player")
-    width: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="columns")
-    height: int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="rows")
+    width: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="columns")
+    height: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD, description="rows")
     rule: Rule = Rule.FREESTYLE
     opening: OpeningRule = Field(
         OpeningRule.FREE, description="how the first stones and the colours are settled: "
@@ -80,8 +94,8 @@ class ImportGame(GameSettings):
 
 
 class Move(Strict):
-    x: int = Field(ge=0, le=MAX_BOARD - 1, description="column, 0 at the left")
-    y: int = Field(ge=0, le=MAX_BOARD - 1, description="row, 0 at the top")
+    x: Int = Field(ge=0, le=MAX_BOARD - 1, description="column, 0 at the left")
+    y: Int = Field(ge=0, le=MAX_BOARD - 1, description="row, 0 at the top")
 
 
 class OpeningHint(BaseModel):
@@ -140,10 +154,12 @@ class OutcomeOut(BaseModel):
     line: PointList = Field(description="the winning stones, [x, y] each")
     result: Literal["1-0", "0-1", "1/2-1/2"]
     draw_reason: str = Field(description="why a draw is one (the board is full, or under "
-                             "renju only points forbidden to black are left); empty for a win")
-    termination: Literal["", "time forfeit", "resignation"] = Field(
-        "", description="how a game lost off the board ended (the line is then empty): "
-        "the loser's clock ran out, or it resigned; empty for five or a draw")
+                             "renju only points forbidden to black are left, or for an "
+                             "imported draw: the record does not say how); empty for a win")
+    termination: Literal["", "time forfeit", "resignation", "unknown"] = Field(
+        "", description="how a game that ended off the board ended (the line is then "
+        "empty): the loser's clock ran out, or it resigned, or an imported record gives "
+        "its result but not how it came (a loss, or a draw); empty for five or a full board")
 
 
 class ClockOut(BaseModel):
@@ -228,7 +244,7 @@ class NewGameState(GameState):
 
 
 class QueensSolve(Strict):
-    n: int = Field(ge=1, le=MAX_QUEENS_SOLVE)
+    n: Int = Field(ge=1, le=MAX_QUEENS_SOLVE)
     queens: PointList = Field(
         default_factory=list, max_length=MAX_QUEENS_SOLVE,
         description="queens to keep, [row, col] each (0-based)",
@@ -248,7 +264,7 @@ MAX_BACKTRACK_STEPS = 20_000
 
 
 class QueensBacktrackRequest(QueensSolve):
-    limit: int = Field(5_000, ge=1, le=MAX_BACKTRACK_STEPS,
+    limit: Int = Field(5_000, ge=1, le=MAX_BACKTRACK_STEPS,
                        description="the most steps to record")
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.gomocup.brain import Brain
 from gridgames.gomoku.gomocup.protocol import parse_about, parse_forbid, parse_xy
+from gridgames.gomoku.notation import shown
 
 Talk = Callable[..., list[str]]
 
@@ -96,6 +97,25 @@ def test_unknown_commands(talk: Talk) -> None:
     assert talk("DONE")[0].startswith("UNKNOWN")
     assert talk("", "   ") == []
     assert talk("START 15") == ["OK"]  # still serving
+
+
+def test_long_input_is_quoted_cut_short_as_everywhere_else(talk: Talk) -> None:
+    """Whatever the brain quotes of a command is cut by notation.shown, the one cut."""
+    word, digits = "X" * 5000, "5" * 5000
+    assert talk(word)[0].split(";")[0] == f"UNKNOWN command {shown(word)}"
+    quick(talk)
+    assert talk(f"TURN {digits}") == [
+        f"ERROR TURN {shown(digits)}: expected a point as two numbers x,y (like 7,7), got "
+        f"{shown(digits)!r}"]
+    assert talk(f"INFO timeout_turn {digits}x", messages=True) == [
+        f"MESSAGE INFO timeout_turn {shown(digits + 'x')} ignored: timeout_turn must be a "
+        f"whole number, got {shown(digits + 'x')!r}"]
+    # more digits than Python converts, and a refused rule held back for the next command
+    assert talk(f"TURN 1,{digits}") == [
+        f"ERROR TURN {shown('1,' + digits)}: y {shown(digits)} has too many digits to be read"]
+    talk(f"INFO rule {digits}")
+    assert talk("BEGIN") == [f"ERROR INFO rule {shown(digits)}: rule {shown(digits)} has too "
+                             "many digits to be read"]
 
 
 # -- moves -----------------------------------------------------------------------------

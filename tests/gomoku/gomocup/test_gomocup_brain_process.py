@@ -63,7 +63,7 @@ def test_a_bad_thread_count_on_the_command_line_is_refused() -> None:
         input=b"", capture_output=True, timeout=120,
     )
     assert result.returncode == 2
-    assert b"'0' is not a thread count; use 1..8" in result.stderr
+    assert b"argument --threads: must be a whole number from 1 to 8, got 0" in result.stderr
 
 
 @pytest.mark.parametrize("command", [["brain"], []])

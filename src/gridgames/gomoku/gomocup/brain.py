@@ -59,6 +59,7 @@ from gridgames.gomoku.gomocup.protocol import (
     parse_int,
     parse_xy,
 )
+from gridgames.gomoku.notation import shown
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Level, Limit, SearchInfo, SearchMemory, SearchResult
@@ -88,10 +89,6 @@ _LINE_END = re.compile(rb"\r\n|\r|\n")
 BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")
 # Commands the reader thread acts on at once, even while the engine thinks.
 URGENT = ("END", "STOP", "YXSTOP")
-
-
-def _clip(text: str, length: int = 40) -> str:
-    return text if len(text) <= length else text[:length] + "..."
 
 
 def _in_protocol_terms(board: Board, point: Point, reason: str) -> str:
@@ -197,7 +194,7 @@ class Brain:
             return
         handler = self._handlers.get(command)
         if handler is None:
-            self.write(_one_line(f"UNKNOWN command {_clip(command)}; see the Gomocup protocol "
+            self.write(_one_line(f"UNKNOWN command {shown(command)}; see the Gomocup protocol "
                                  "for the commands this brain knows"))
             return
         if command not in ("INFO", *URGENT) and self._report_pending():
@@ -211,7 +208,7 @@ class Brain:
         except Interrupted:
             self.finished = True
         except (CommandError, ProtocolError) as error:
-            said = f"{command} {_clip(args)}".strip()
+            said = f"{command} {shown(args)}".strip()
             self.write(_one_line(f"ERROR {said}: {error}"))
         except Exception as error:  # a bug must not end the game: report it and go on
             self.write(_one_line(f"ERROR {command} failed: {error!r}"))
@@ -597,7 +594,7 @@ class Brain:
             # A command inside the block: the manager forgot DONE.
             self._block = None
             self.write(_one_line(f"ERROR {command}: the stone list was not closed by DONE "
-                                 f"before {_clip(word)}"))
+                                 f"before {shown(word)}"))
             self.handle(text, received)
         else:
             lines.append(text)
@@ -687,14 +684,14 @@ class Brain:
         key, _, value = args.partition(" ")
         key = key.lower()
         value = value.strip()
-        said = f"INFO {_clip(key)} {_clip(value)}"
+        said = f"INFO {shown(key)} {shown(value)}"
         try:
             note = self._set_info(key, value)
         except (CommandError, ProtocolError) as error:
             if key == "rule":
                 # A game under another rule would be wrong: refuse the next command (the
                 # manager reads no reply to INFO).
-                self.pending_error = _clip(f"{said}: {error}", 200)
+                self.pending_error = shown(f"{said}: {error}", 200)
             else:
                 # Play on with the value before; managers log a MESSAGE wherever it comes.
                 self.write(_one_line(f"MESSAGE {said} ignored: {error}"))
@@ -869,11 +866,15 @@ def _exit_soon(sink: TextIO, after: float = 0.8) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # pbrain-gridgames is a command line too: its numbers are read as gridgames' own are
+    from gridgames.cli.options import whole_number
+
     parser.add_argument("--level", type=_level_name,
                         help="cap the strength at a level (1..6, 'max'); "
                         "default: use all the time the manager gives")
-    parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
-    parser.add_argument("--threads", type=_thread_count, default=1,
+    parser.add_argument("--seed", type=whole_number(0),
+                        help="seed for the engine's random choices")
+    parser.add_argument("--threads", type=whole_number(1, MAX_THREADS), default=1,
                         help=f"search threads, 1..{MAX_THREADS} (default 1; "
                         "INFO thread_num changes it)")
 
@@ -887,16 +888,6 @@ def _level_name(text: str) -> str:
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text
-
-
-def _thread_count(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        number = 0
-    if not 1 <= number <= MAX_THREADS:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a thread count; use 1..{MAX_THREADS}")
-    return number
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gridgames.gomoku.notation import shown
+
 Point = tuple[int, int]
 
 # The value Piskvork sends as time_left when the match time is unlimited.
@@ -47,16 +49,24 @@ def parse_int(text: str, what: str = "value") -> int:
     """
     stripped = text.strip()
     if not _INT.fullmatch(stripped):
-        raise ProtocolError(f"{what} must be a whole number, got {stripped!r}")
-    return int(stripped)
+        raise ProtocolError(f"{what} must be a whole number, got {shown(stripped)!r}")
+    return _converted(stripped, what)
+
+
+def _converted(digits: str, what: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:  # Python converts no number of over 4,300 digits
+        raise ProtocolError(f"{what} {shown(digits)} has too many digits to be read") from None
 
 
 def parse_xy(text: str) -> Point:
     """Read ``x,y`` (two whole numbers and a comma)."""
     match = _XY.fullmatch(text)
     if match is None:
-        raise ProtocolError(f"expected a point as two numbers x,y (like 7,7), got {text.strip()!r}")
-    return int(match[1]), int(match[2])
+        raise ProtocolError("expected a point as two numbers x,y (like 7,7), got "
+                            f"{shown(text.strip())!r}")
+    return _converted(match[1], "x"), _converted(match[2], "y")
 
 
 def format_xy(point: Point) -> str:
@@ -73,10 +83,10 @@ def parse_forbid(line: str) -> set[Point]:
     """Read a ``FORBID XXYY....`` line into points."""
     text = line.strip()
     if not text.upper().startswith("FORBID"):
-        raise ProtocolError(f"expected a FORBID line, got {text!r}")
+        raise ProtocolError(f"expected a FORBID line, got {shown(text)!r}")
     digits = text[len("FORBID"):].strip().rstrip(".").strip()
     if digits and (len(digits) % 4 or not digits.isdigit()):
-        raise ProtocolError(f"expected FORBID followed by 4-digit XXYY groups, got {text!r}")
+        raise ProtocolError(f"expected FORBID followed by 4-digit XXYY groups, got {shown(text)!r}")
     return {(int(digits[i:i + 2]), int(digits[i + 2:i + 4])) for i in range(0, len(digits), 4)}
 
 

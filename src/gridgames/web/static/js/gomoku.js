@@ -481,7 +481,7 @@ class GameView {
       text = `Opening (${opening.name}) · ${who}`;
     } else if (s.outcome) {
       stone.className = `stone-icon ${s.outcome.winner ?? ""}`;
-      const how = { "time forfeit": " on time", resignation: " by resignation" }[s.outcome.termination] ?? "";
+      const how = { "time forfeit": " on time", resignation: " by resignation", unknown: " (as recorded)" }[s.outcome.termination] ?? "";
       text = s.outcome.winner ? `${capital(s.outcome.winner)} wins${how}` : "Draw";
       if (s.outcome.winner && this.playsTheComputer()) {
         text += s.players[s.outcome.winner] === "human" ? " · you won" : " · the computer won";
@@ -660,7 +660,10 @@ class GameView {
     if (!s.outcome || this.announced === key || this.rematchAsked) return;
     this.announced = key;
     let title = "Draw";
-    let text = `${capital(s.outcome.draw_reason || "the board is full")}: nobody made five in a row.`;
+    const moves = `${s.moves.length} ${s.moves.length === 1 ? "move" : "moves"}`;
+    let text = s.outcome.termination === "unknown"
+      ? `A draw after ${moves}, as the record says; it does not say how.`
+      : `${capital(s.outcome.draw_reason || "the board is full")}: nobody made five in a row.`;
     if (s.outcome.winner) {
       const winner = s.outcome.winner;
       const human = s.players[winner] === "human";
@@ -674,10 +677,10 @@ class GameView {
         : mine ? (mine === winner ? "You win!" : "Your friend wins")
         : `${capital(winner)} wins!`;
       const loser = winner === "black" ? "white" : "black";
-      const moves = `${s.moves.length} ${s.moves.length === 1 ? "move" : "moves"}`;
       text = {
         "time forfeit": `${whose(loser)} time ran out after ${moves}.`,
         resignation: `${who(loser)} resigned after ${moves}.`,
+        unknown: `${who(loser)} lost after ${moves}, as the record says; it does not say how.`,
       }[s.outcome.termination] ?? `${who(winner)} made ${s.outcome.line.length} in a row in ${s.moves.length} moves.`;
     }
     // Only the players may start a rematch; on two devices, the first to ask starts it.

@@ -1,10 +1,13 @@
-"""``gridgames match`` and ``gridgames tournament`` refusing a bad --out before any game,
-run as commands."""
+"""``gridgames match`` and ``gridgames tournament`` run as commands: refusing a bad --out
+or a bad wait before any game, the time a brain has to start, and Ctrl-C."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,105 @@ def test_an_out_folder_is_made_before_the_games(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in (tmp_path / "new" / "games").iterdir()) == [
         "game-0001.psq", "game-0002.psq"]
+
+
+FAKE = Path(__file__).parents[1] / "gomoku" / "gomocup" / "fake_brain.py"
+
+
+def fake(mode: str, *args: object) -> str:
+    return " ".join([sys.executable, str(FAKE), mode, *map(str, args)])
+
+
+def test_a_pairing_folder_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    """The pairings' folders are made in --out before the first game; one that cannot be
+    made was once a traceback, after the games of the pairings before it."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "1-2").write_text("")
+    result = run("tournament", fake("good"), fake("good"), "--size", "9", "--games", "1",
+                 "--out", "out", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("gridgames tournament: --out out/1-2: that is a file, not a "
+                             "folder; give a folder for the games' .psq records (it is made "
+                             "if missing)\n")
+    assert "Game " not in result.stdout
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_the_time_to_start_is_an_option(tmp_path: Path, command: str) -> None:
+    """A brain that takes 1.5 s to answer START: too long for --start-timeout-ms 300 (the
+    match stops, saying why), not for the default of 60 s."""
+    slow = fake("slow-start", 1500)
+    refused = run(command, slow, fake("good"), "--size", "9", "--games", "1",
+                  "--start-timeout-ms", "300", cwd=tmp_path)
+    assert refused.returncode == 1, refused.stderr
+    assert refused.stderr == (f"gridgames {command}: python never started a game: python did "
+                              "not answer START 9 in time (allowed 0.3 s; a brain must answer "
+                              "OK and flush its output)\n")
+    played = run(command, slow, fake("good"), "--size", "9", "--games", "1", "--time-ms", "100",
+                 cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "made five" in played.stdout
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--start-timeout-ms", "0", "must be a whole number from 1 to 2147483647, got 0"),
+    ("--start-timeout-ms", "soon", "must be a whole number from 1 to 2147483647, got 'soon'"),
+    ("--start-timeout-ms", "3000000000", "must be a whole number from 1 to 2147483647"),
+    # once a traceback from the first wait for a move (OverflowError)
+    ("--tolerance-ms", "100000000000000000", "must be a whole number from 0 to 2147483647"),
+])
+def test_bad_waits_are_refused(tmp_path: Path, option: str, value: str, says: str) -> None:
+    for command in ("match", "tournament"):
+        result = run(command, fake("good"), fake("good"), "--size", "9", option, value,
+                     cwd=tmp_path)
+        assert result.returncode == 2 and result.stdout == ""
+        assert f"gridgames {command}: error: argument {option}: {says}" in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_ends_the_match_and_every_brain(tmp_path: Path) -> None:
+    """Ctrl-C reaches the match, not the brains (each runs in a process group of its
+    own), and these brains would not stop for it anyway: the match ends them. It once
+    left them running, one of them thinking for an hour."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids), "FAKE_BRAIN_DEAF": "1"}
+    # as at a terminal: Ctrl-C raises KeyboardInterrupt (a background job ignores it)
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", script, "match", fake("hang"), fake("good"),
+                             "--size", "9", "--games", "4", "--concurrency", "2",
+                             "--time-ms", "60000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(started) < 4 and time.monotonic() < deadline:  # both games' brains
+            time.sleep(0.1)
+            started = [int(pid) for pid in pids.read_text().split()] if pids.exists() else []
+        assert len(started) == 4
+        time.sleep(0.5)  # the games are under way
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and "Traceback" not in err, err
+        deadline = time.monotonic() + 5
+        while any(running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if running(pid)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in started:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)

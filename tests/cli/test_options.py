@@ -8,27 +8,46 @@ import pytest
 
 from gridgames.cli.main import main
 from gridgames.cli.options import whole_number
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE
+from gridgames.gomoku.match import MAX_TIME_MS
+from gridgames.gomoku.notation import shown
 
 # (command and the arguments it needs, option, its minimum)
 OPTIONS = [
     (["analyse", "h8i9"], "--time-ms", 1),
-    (["analyse", "h8i9"], "--depth", 1),
     (["match", "level:1", "level:1"], "--games", 1),
     (["match", "level:1", "level:1"], "--concurrency", 1),
     (["match", "level:1", "level:1"], "--time-ms", 0),
     (["match", "level:1", "level:1"], "--match-time-ms", 1),
-    (["match", "level:1", "level:1"], "--tolerance-ms", 0),
     (["match", "level:1", "level:1"], "--nodes", 1),
     (["tournament", "level:1", "level:2"], "--games", 1),
     (["tournament", "level:1", "level:2"], "--concurrency", 1),
     (["puzzle"], "--id", 1),
     (["serve"], "--workers", 1),
     (["serve"], "--queue-limit", 1),
+    (["match", "level:1", "level:1"], "--seed", 0),
+    (["brain"], "--seed", 0),
+]
+# (command and the arguments it needs, option, its least and greatest value)
+BOUNDED = [
+    (["analyse", "h8i9"], "--depth", 1, 20),
+    (["analyse", "h8i9"], "--size", MIN_SIZE, MAX_SIZE),
+    (["play", "--print"], "--size", MIN_SIZE, MAX_SIZE),
+    (["play", "--print"], "--width", MIN_SIZE, MAX_SIZE),
+    (["play", "--print"], "--height", MIN_SIZE, MAX_SIZE),
+    (["match", "level:1", "level:1"], "--size", MIN_SIZE, MAX_SIZE),
+    (["match", "level:1", "level:1"], "--width", MIN_SIZE, MAX_SIZE),
+    (["match", "level:1", "level:1"], "--height", MIN_SIZE, MAX_SIZE),
+    (["tournament", "level:1", "level:2"], "--size", MIN_SIZE, MAX_SIZE),
+    (["brain"], "--threads", 1, 8),
+    (["match", "level:1", "level:1"], "--tolerance-ms", 0, MAX_TIME_MS),
+    (["match", "level:1", "level:1"], "--start-timeout-ms", 1, MAX_TIME_MS),
 ]
 # where each command's options are declared
 MODULES = {"analyse": "gridgames.cli.analyse", "match": "gridgames.cli.match",
            "tournament": "gridgames.cli.tournament", "puzzle": "gridgames.cli.puzzle",
-           "serve": "gridgames.web.cli"}
+           "serve": "gridgames.web.cli", "play": "gridgames.cli.play",
+           "brain": "gridgames.cli.brain"}
 
 
 def test_whole_number_parses_the_minimum_and_more() -> None:
@@ -101,3 +120,55 @@ def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], port
     shown = repr(port) if not port.lstrip("-").isdigit() else str(int(port))
     assert line == ("gridgames serve: error: argument --port: "
                     f"must be a port number from 0 to 65535, got {shown}")
+
+
+@pytest.mark.parametrize("command, option, least, greatest", BOUNDED,
+                         ids=lambda value: value[0] if isinstance(value, list) else str(value))
+def test_a_value_out_of_range_is_refused_saying_the_range(
+        capsys: pytest.CaptureFixture[str], command: list[str], option: str, least: int,
+        greatest: int) -> None:
+    for value in (least - 1, greatest + 1):
+        line = refused(capsys, [*command, f"{option}={value}"])
+        assert line == (f"gridgames {command[0]}: error: argument {option}: "
+                        f"must be a whole number from {least} to {greatest}, got {value}")
+
+
+@pytest.mark.parametrize("command, option, least, greatest", BOUNDED,
+                         ids=lambda value: value[0] if isinstance(value, list) else str(value))
+def test_the_ends_of_the_range_are_allowed(command: list[str], option: str, least: int,
+                                           greatest: int) -> None:
+    from importlib import import_module
+
+    parser = argparse.ArgumentParser()
+    import_module(MODULES[command[0]]).add_arguments(parser)
+    for value in (least, greatest):
+        args = parser.parse_args([*command[1:], option, str(value)])
+        assert getattr(args, option[2:].replace("-", "_")) == value
+
+
+HUGE = "9" * 3000  # Python still converts it
+UNREADABLE = "9" * 5000  # more digits than Python converts
+
+
+@pytest.mark.parametrize("command, option", [
+    *[(command, option) for command, option, _ in OPTIONS],
+    *[(command, option) for command, option, _, _ in BOUNDED],
+    (["serve"], "--port"),
+], ids=lambda value: value[0] if isinstance(value, list) else value)
+def test_a_number_of_thousands_of_digits_is_quoted_cut_short(
+        capsys: pytest.CaptureFixture[str], command: list[str], option: str) -> None:
+    """argparse once echoed them whole: 5,000 digits on one line."""
+    refusals = [(f"-{HUGE}", shown(f"-{HUGE}")), (UNREADABLE, repr(shown(UNREADABLE)))]
+    if any(option == bounded for _, bounded, _, _ in BOUNDED) or option == "--port":
+        refusals.append((HUGE, shown(HUGE)))
+    for value, quoted in refusals:
+        line = refused(capsys, [*command, f"{option}={value}"])
+        assert line.startswith(f"gridgames {command[0]}: error: argument {option}: must be a ")
+        assert line.endswith(f", got {quoted}") and len(line) < 200, line
+
+
+def test_a_puzzle_number_of_thousands_of_digits_is_cut_short(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzle", "--id", HUGE]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"gridgames puzzle: no puzzle {shown(HUGE)}; the puzzles are numbered 1 to ")

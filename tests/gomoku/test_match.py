@@ -7,7 +7,9 @@ import json
 import math
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -248,6 +250,7 @@ def judge(engines: list[Engine], a: EngineSpec, b: EngineSpec, **options: object
 @pytest.mark.parametrize(("mode", "reason"), [
     ("illegal", "illegal move"), ("offboard", "illegal move"), ("crash", "crashed"),
     ("garbage", "broke the protocol"), ("error", "broke the protocol"),
+    ("unknown", "broke the protocol"),
 ])
 def test_misbehaviour_loses(engines: list[Engine], mode: str, reason: str) -> None:
     result = judge(engines, fake(mode), fake("good"), width=9, height=9)
@@ -284,12 +287,68 @@ def test_time_odds_give_the_first_engine_its_own_times(engines: list[Engine]) ->
     assert result.result == "1-0" and "on time" in result.reason
 
 
-def test_a_brain_that_never_starts_a_game_stops_the_match() -> None:
-    """Not a game lost on time each time: no game could be played with it."""
-    config = MatchConfig((fake("good"), fake("silent")), games=6, width=9, height=9,
+@pytest.mark.parametrize(("mode", "says"), [
+    ("silent", "did not answer START 9 in time"),
+    ("crash-start", "ended with exit code 4"),
+    # once every game was lost, "broke the protocol", and the match went on
+    ("start-error", "answered 'ERROR Unsupported board size!' to START 9"),
+])
+def test_a_brain_that_never_starts_a_game_stops_the_match(mode: str, says: str) -> None:
+    """Not a game lost each time: no game could be played with it."""
+    config = MatchConfig((fake("good"), fake(mode)), games=6, width=9, height=9,
                          time_ms=100, start_timeout_ms=500)
-    with pytest.raises(EngineStartError, match=r"fake-silent never started a game: .*START"):
+    with pytest.raises(EngineStartError, match=rf"fake-{mode} never started a game: .*{says}"):
         run_match(config)
+
+
+def test_a_match_that_cannot_go_on_ends_the_games_in_play(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two games at once; the second process of a brain never starts, so the match stops.
+    The other game, slow and no longer to be counted, is ended at once, not played out."""
+    monkeypatch.setenv("FAKE_BRAIN_ONCE", str(tmp_path / "first"))
+    config = MatchConfig((fake("start-once", 1000), fake("good")), games=4, width=9,
+                         height=9, time_ms=5000, concurrency=2, start_timeout_ms=500)
+    started = time.perf_counter()
+    with pytest.raises(EngineStartError, match="fake-start-once never started a game"):
+        run_match(config)
+    assert time.perf_counter() - started < 6  # played out, the game takes over 10 s
+
+
+def test_an_error_to_restart_loses_no_game() -> None:
+    """Rapfi-like brains answer RESTART, which they need not know, with ERROR: every game
+    after the first was lost for it."""
+    config = MatchConfig((fake("restart-error"), fake("good")), games=4, width=9, height=9,
+                         openings=default_opening_moves(9, 9), seed=1)
+    report = run_match(config)
+    assert [r.errors for r in report.results] == [[]] * 4
+    assert all("made five" in r.reason or "draw" in r.reason for r in report.results)
+
+
+def test_a_line_too_many_is_read_as_the_next_answer(engines: list[Engine]) -> None:
+    """A brain that prints a spare move after each of its own is judged by it, as Piskvork
+    would, and the reason says where the line came from; no move takes less than no time."""
+    result = judge(engines, fake("extra"), fake("good"), width=9, height=9,
+                   match_time_ms=10_000)
+    assert result.result == "0-1"
+    assert result.reason == ("fake-extra played an illegal move: d6 is occupied by white "
+                             "(that line came before TURN 3,3 was sent: one line too many in "
+                             "an earlier answer?)")
+    assert result.record.times_ms is not None and min(result.record.times_ms) >= 0
+
+
+def test_a_slow_start_is_waited_for_and_not_charged(engines: list[Engine]) -> None:
+    """START may take long (loading a network): the time a move starts after it."""
+    spec = fake("slow-start", 700)
+    config = MatchConfig((spec, fake("good")), width=9, height=9, time_ms=100,
+                         tolerance_ms=100, start_timeout_ms=5000)
+    engines.extend(Engine(list(s.argv), name=s.name, tolerance_ms=config.tolerance_ms,
+                          start_timeout_ms=config.start_timeout_ms) for s in config.engines)
+    result = play_game(engines, config, 1, (), 0)
+    assert not result.errors, result.reason
+    slow = replace(config, start_timeout_ms=200)
+    with pytest.raises(EngineStartError, match=r"did not answer START 9 in time \(allowed "
+                                               r"0.2 s; a brain must answer OK"):
+        run_match(slow)
 
 
 def test_crash_in_mid_game(engines: list[Engine]) -> None:
@@ -620,6 +679,12 @@ def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     ({"tolerance_ms": -5}, "tolerance_ms must be a whole number of 0 or more, got -5"),
     ({"time_ms": 2.5}, "time_ms must be a whole number of 0 or more, got 2.5"),
     ({"nodes": 0}, "nodes must be a whole number of 1 or more, got 0"),
+    ({"start_timeout_ms": 0}, "start_timeout_ms must be a whole number of 1 or more, got 0"),
+    ({"start_timeout_ms": 3_000_000_000},
+     "start_timeout_ms must be 2147483647 ms or less, got 3000000000"),
+    # once a traceback: a wait past what the platform's timers take
+    ({"tolerance_ms": 10**17},
+     "tolerance_ms must be 2147483647 ms or less, got 100000000000000000"),
     ({"width": 4}, "board width 4 is out of range; allowed: 5 to 64"),
     ({"height": 65}, "board height 65 is out of range; allowed: 5 to 64"),
     ({"time_odds": 1e308}, "time_ms 1000 with time odds 1e\\+308 is more than"),
@@ -634,7 +699,8 @@ def test_a_match_config_that_cannot_be_played_is_refused(options: dict[str, obje
 @pytest.mark.parametrize(("option", "value", "says"), [
     ("--match-time-ms", "0", "argument --match-time-ms: must be a whole number of 1 or more"),
     ("--match-time-ms", "-5", "argument --match-time-ms: must be a whole number of 1 or more"),
-    ("--tolerance-ms", "-5", "argument --tolerance-ms: must be a whole number of 0 or more"),
+    ("--tolerance-ms", "-5",
+     "argument --tolerance-ms: must be a whole number from 0 to 2147483647, got -5"),
 ])
 def test_cli_refuses_times_no_game_can_be_played_with(
         capsys: pytest.CaptureFixture[str], option: str, value: str, says: str) -> None:
@@ -645,18 +711,23 @@ def test_cli_refuses_times_no_game_can_be_played_with(
     assert says in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("size", "says"), [
-    (["--size", "0"], "board width 0 is out of range"),
-    (["--width", "0"], "board width 0 is out of range"),
-    (["--height", "0"], "board height 0 is out of range"),
-    (["--time-odds", "1e308"], "with time odds 1e+308 is more than the protocol's"),
-])
-def test_cli_refuses_a_zero_size_and_huge_time_odds(capsys: pytest.CaptureFixture[str],
-                                                    size: list[str], says: str) -> None:
-    """A zero size was once taken as 'not given' (a 15x15 match), huge odds a traceback."""
-    assert main(["match", "level:1", "level:1", *size]) == 2
+@pytest.mark.parametrize("size", [["--size", "0"], ["--width", "0"], ["--height", "0"]])
+def test_cli_refuses_a_zero_size(capsys: pytest.CaptureFixture[str], size: list[str]) -> None:
+    """A zero size was once taken as 'not given' (a 15x15 match)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "level:1", "level:1", *size])
+    assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert says in err and "Traceback" not in err
+    assert f"argument {size[0]}: must be a whole number from 5 to 64, got 0" in err
+    assert "Traceback" not in err
+
+
+def test_cli_refuses_huge_time_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Huge odds were once a traceback."""
+    assert main(["match", "level:1", "level:1", "--time-odds", "1e308"]) == 2
+    err = capsys.readouterr().err
+    assert "with time odds 1e+308 is more than the protocol's" in err
+    assert "Traceback" not in err
 
 
 def test_cli_board_size_defaults() -> None:

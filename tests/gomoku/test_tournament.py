@@ -85,9 +85,28 @@ def test_the_command_plays_a_round_robin_of_our_levels(capsys) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["level:1"], "a tournament needs two engines or more, got 1"),
-    (["level:1", "level:2", "--size", "3"], "board"),
     (["level:1", "level:9"], "level"),
 ])
 def test_bad_tournaments_are_refused_by_name(capsys, args: list[str], message: str) -> None:
     assert main(["tournament", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_tournament_board_out_of_range_is_refused_by_its_option(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "level:1", "level:2", "--size", "3"])
+    assert exit_.value.code == 2
+    assert "argument --size: must be a whole number from 5 to 64, got 3" in capsys.readouterr().err
+
+
+def test_a_pairing_folder_that_cannot_be_made_is_refused_before_any_game(
+        tmp_path: Path) -> None:
+    """Once a raw FileExistsError at the start of that pairing, after the others' games."""
+    (tmp_path / "1-3").write_text("not a folder")
+    settings = MatchConfig((fake("good"), fake("good")), games=2, width=9, height=9,
+                           out_dir=tmp_path)
+    played: list[int] = []
+    with pytest.raises(ValueError, match=r"--out .*1-3: that is a file, not a folder"):
+        run_tournament([fake("good"), fake("good"), fake("good")], settings,
+                       on_game=lambda pair, result, stats: played.append(result.number))
+    assert played == []

@@ -12,14 +12,16 @@ With ``--cluster HEAD:PORT`` (or ``auto``) the games are tasks on a Ray cluster
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE
 from gridgames.gomoku.gomocup import EngineError
+from gridgames.gomoku.gomocup.client import DEFAULT_START_TIMEOUT_MS
 from gridgames.gomoku.match import (
+    MAX_TIME_MS,
     EngineSpec,
     GameResult,
     MatchConfig,
@@ -30,6 +32,7 @@ from gridgames.gomoku.match import (
     game_line,
     progress_line,
     read_openings,
+    records_folder,
     run_match,
 )
 
@@ -60,9 +63,11 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The options of the games themselves, shared with ``gridgames tournament``."""
     parser.add_argument("--rule", default="freestyle",
                         help="freestyle, standard, renju, caro or caro-exact (default freestyle)")
-    parser.add_argument("--size", type=int, help="square board size (default 15)")
-    parser.add_argument("--width", type=int, help="board width (default: --size)")
-    parser.add_argument("--height", type=int, help="board height (default: --size, or the width)")
+    board_size = whole_number(MIN_SIZE, MAX_SIZE)
+    parser.add_argument("--size", type=board_size, help="square board size (default 15)")
+    parser.add_argument("--width", type=board_size, help="board width (default: --size)")
+    parser.add_argument("--height", type=board_size,
+                        help="board height (default: --size, or the width)")
     parser.add_argument("--time-ms", type=whole_number(0), default=1000,
                         help="time per move in milliseconds (default 1000)")
     parser.add_argument("--match-time-ms", type=whole_number(1),
@@ -70,9 +75,15 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=whole_number(1),
                         help="nodes a move for both engines, sent as INFO max_node (Yixin's "
                         "key; the time a move still applies as a cap)")
-    parser.add_argument("--tolerance-ms", type=whole_number(0), default=1000,
+    parser.add_argument("--tolerance-ms", type=whole_number(0, MAX_TIME_MS), default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
+    parser.add_argument("--start-timeout-ms", type=whole_number(1, MAX_TIME_MS),
+                        default=DEFAULT_START_TIMEOUT_MS,
+                        help="time a brain has to answer OK to START (and RESTART), not "
+                        "counted as its time: loading a network, a book or compiled code "
+                        "(default %(default)s). A brain that never starts a game stops the "
+                        "match")
     parser.add_argument("--openings", type=Path,
                         help="file with one opening a line as a position string like h8i9j10, "
                         "or as Piskvork's and Gomocup's opening files write them, dx,dy "
@@ -83,7 +94,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="games played at once (default 1)")
     parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
                         help="directory for one .psq record per game")
-    parser.add_argument("--seed", type=int, help="seed for the order of the openings")
+    parser.add_argument("--seed", type=whole_number(0), help="seed for the order of the openings")
 
 
 def build_config(args: argparse.Namespace) -> MatchConfig:
@@ -111,34 +122,20 @@ def game_config(args: argparse.Namespace, engines: tuple[EngineSpec, EngineSpec]
     width = size if args.width is None else args.width
     height = (width if args.size is None else size) if args.height is None else args.height
     check_size(width, height)
-    if args.out is not None:
-        records_folder(args.out)
     if args.openings is not None:
         openings = read_openings(load_openings(args.openings), width, height, rule)
     else:
         openings = default_opening_moves(width, height, rule)
-    return MatchConfig(
+    config = MatchConfig(
         engines=engines, games=games, rule=rule, width=width, height=height,
         time_ms=args.time_ms, match_time_ms=args.match_time_ms, nodes=args.nodes,
-        tolerance_ms=args.tolerance_ms, openings=openings, concurrency=args.concurrency,
-        out_dir=args.out, seed=args.seed, **more,
+        tolerance_ms=args.tolerance_ms, start_timeout_ms=args.start_timeout_ms,
+        openings=openings, concurrency=args.concurrency, out_dir=args.out, seed=args.seed,
+        **more,
     )
-
-
-def records_folder(path: Path) -> None:
-    """Make the folder for the games' records (--out) now, so that a path that cannot be one
-    is refused before the first game rather than after it (ValueError saying why)."""
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out {path}: that is a file, not a folder; give a folder for "
-                         "the games' .psq records (it is made if missing)")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"--out {path}: cannot make that folder for the games' records: "
-                         f"{error.strerror or error}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {path}: cannot write records in that folder: permission "
-                         "denied")
+    if args.out is not None:
+        records_folder(args.out)  # now: a bad --out is refused before anything is printed
+    return config
 
 
 def settings_line(config: MatchConfig) -> str:
@@ -175,6 +172,9 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as error:  # an engine that cannot even be started
         print(f"gridgames match: {error}", file=sys.stderr)
         return 1
+    except ValueError as error:  # --out gone bad since it was checked
+        print(f"gridgames match: {error}", file=sys.stderr)
+        return 2
     except _ClusterFailure as failure:
         print(f"gridgames match: {failure}", file=sys.stderr)
         return 2

@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     except EngineError as error:  # an engine that cannot even be started
         print(f"gridgames tournament: {error}", file=sys.stderr)
         return 1
+    except ValueError as error:  # a pairing's folder of records cannot be made
+        print(f"gridgames tournament: {error}", file=sys.stderr)
+        return 2
     print(f"Standings after {sum(len(m.results) for m in report.matches.values())} games:")
     for line in report.standings_lines():
         print(line)

@@ -37,16 +37,19 @@ counted one by one (as cutechess-cli).
 from __future__ import annotations
 
 import math
+import os
 import queue
 import random
 import shlex
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, IllegalMoveError, Outcome, Point, check_size
 from gridgames.gomoku.gomocup.client import (
+    DEFAULT_START_TIMEOUT_MS,
     DEFAULT_TOLERANCE_MS,
     Engine,
     EngineError,
@@ -324,7 +327,7 @@ class MatchConfig:
     out_dir: Path | None = None
     sprt: Sprt | None = None
     seed: int | None = None
-    start_timeout_ms: int = 60_000
+    start_timeout_ms: int = DEFAULT_START_TIMEOUT_MS  # for the OK to START (and RESTART)
 
     def __post_init__(self) -> None:
         """Refuse settings no match can be played with (ValueError saying what is allowed).
@@ -338,13 +341,20 @@ class MatchConfig:
         if not 0 < self.time_odds < math.inf:
             raise ValueError(f"time_odds must be a number above 0, got {self.time_odds!r}")
         for name, minimum in (("games", 1), ("concurrency", 1), ("time_ms", 0),
-                              ("match_time_ms", 1), ("tolerance_ms", 0), ("nodes", 1)):
+                              ("match_time_ms", 1), ("tolerance_ms", 0), ("nodes", 1),
+                              ("start_timeout_ms", 1)):
             value = getattr(self, name)
             if value is None and name in ("match_time_ms", "nodes"):
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
                 raise ValueError(f"{name} must be a whole number of {minimum} or more, "
                                  f"got {value!r}")
+        for name in ("tolerance_ms", "start_timeout_ms"):
+            # not sent to a brain, but a wait that long is a typing slip, and far longer
+            # ones overflow the platform's timers
+            if getattr(self, name) > MAX_TIME_MS:
+                raise ValueError(f"{name} must be {MAX_TIME_MS} ms or less, "
+                                 f"got {getattr(self, name)}")
         check_size(self.width, self.height)
         for name in ("time_ms", "match_time_ms"):
             value = getattr(self, name)
@@ -576,7 +586,7 @@ class MatchTally:
         self.on_game = on_game
         self._pair_waiting: dict[int, float] = {}  # pair index: points of its first game
         if config.out_dir is not None:
-            Path(config.out_dir).mkdir(parents=True, exist_ok=True)
+            records_folder(config.out_dir)
 
     @property
     def decided(self) -> bool:
@@ -607,6 +617,28 @@ class MatchTally:
     def finish(self) -> MatchReport:
         self.report.results.sort(key=lambda r: r.number)
         return self.report
+
+
+def records_folder(path: str | Path) -> Path:
+    """Make the folder for a match's game records (``out_dir``, ``--out``) if it is missing,
+    and check that records can be written in it; raises ValueError saying why not.
+
+    The one place that makes it: a match makes it before its first game, and the
+    command line calls this early to refuse a bad ``--out`` before it prints anything.
+    """
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder}: that is a file, not a folder; give a folder for "
+                         "the games' .psq records (it is made if missing)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--out {folder}: cannot make that folder for the games' records: "
+                         f"{error.strerror or error}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {folder}: cannot write records in that folder: permission "
+                         "denied")
+    return folder
 
 
 def start_engines(config: MatchConfig) -> list[Engine]:
@@ -661,6 +693,7 @@ def run_match(config: MatchConfig, *,
         jobs.put(job)
     done: queue.Queue[GameResult | BaseException] = queue.Queue()
     stop = threading.Event()
+    live = _LiveEngines()
     workers = max(1, min(config.concurrency, config.games))
     for _ in range(workers):
         jobs.put(None)
@@ -669,6 +702,7 @@ def run_match(config: MatchConfig, *,
         engines: list[Engine] = []
         try:
             engines = start_engines(config)
+            live.add(engines)
             while not stop.is_set():
                 job = jobs.get()
                 if job is None:
@@ -688,22 +722,57 @@ def run_match(config: MatchConfig, *,
         thread.start()
     running = workers
     failure: BaseException | None = None
-    while running:
-        item = done.get()
-        if item is _WORKER_DONE:
-            running -= 1
-            continue
-        if isinstance(item, BaseException):
-            failure = failure or item
-            stop.set()
-            continue
-        if tally.add(item):
-            stop.set()
+
+    def end() -> None:
+        # No game still in play will be counted: end them now rather than play them out.
+        stop.set()
+        live.end()
+
+    try:
+        while running:
+            item = done.get()
+            if item is _WORKER_DONE:
+                running -= 1
+            elif isinstance(item, BaseException):
+                failure = failure or item
+                end()
+            elif failure is None and tally.add(item):
+                end()
+    except BaseException:  # Ctrl-C, say: leave no brain running behind
+        end()
+        deadline = time.monotonic() + 5
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        raise
     for thread in threads:
         thread.join()
     if failure is not None:
         raise failure
     return tally.finish()
+
+
+class _LiveEngines:
+    """The engines of a match's workers, for the coordinating thread to end at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._engines: list[Engine] = []
+        self._ended = False
+
+    def add(self, engines: list[Engine]) -> None:
+        with self._lock:
+            self._engines += engines
+            ended = self._ended
+        if ended:  # started while the match was being ended
+            for engine in engines:
+                engine.kill()
+
+    def end(self) -> None:
+        with self._lock:
+            self._ended = True
+            engines = list(self._engines)
+        for engine in engines:
+            engine.kill()
 
 
 _WORKER_DONE = GameResult(0, 0, (), GameRecord(), "*", "")

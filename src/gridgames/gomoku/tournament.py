@@ -25,6 +25,7 @@ from gridgames.gomoku.match import (
     MatchConfig,
     MatchReport,
     MatchStats,
+    records_folder,
     run_match,
 )
 
@@ -144,11 +145,16 @@ def run_tournament(engines: Sequence[EngineSpec], settings: MatchConfig, *,
         raise ValueError(f"a tournament needs two engines or more, got {len(specs)}")
     if settings.seed is None:  # one order of the openings for every pairing
         settings = replace(settings, seed=random.randrange(1 << 31))
+    folders: dict[tuple[int, int], Path | None] = {}
+    for i, j in pairings(len(specs)):
+        # all made before the first game: a folder that cannot be is refused before any
+        folders[i, j] = (None if settings.out_dir is None else
+                         records_folder(Path(settings.out_dir) / f"{i + 1}-{j + 1}"))
     report = TournamentReport(specs)
     for pair in pairings(len(specs)):
         i, j = pair
-        out = None if settings.out_dir is None else Path(settings.out_dir) / f"{i + 1}-{j + 1}"
-        config = replace(settings, engines=(specs[i], specs[j]), out_dir=out, sprt=None)
+        config = replace(settings, engines=(specs[i], specs[j]), out_dir=folders[pair],
+                         sprt=None)
         callback = None if on_game is None else (
             lambda result, stats, pair=pair: on_game(pair, result, stats))
         report.matches[pair] = run_match(config, on_game=callback)

@@ -18,14 +18,32 @@ Run as ``python fake_brain.py MODE [ARG]``. Modes:
 - ``chatty``: sends MESSAGE / DEBUG lines (Rapfi's formats) before each move;
 - ``cr``: plays well but ends its lines with CR alone;
 - ``busy MS``: plays well but drops every line that comes within MS milliseconds of
-  a move it played, as Rapfi drops commands while it is still finishing a move.
+  a move it played, as Rapfi drops commands while it is still finishing a move;
+- ``crlf``: plays well but ends its lines with CR LF and pads its moves with spaces;
+- ``unknown``: answers ``UNKNOWN`` to BOARD / BEGIN / TURN;
+- ``restart-error``: answers RESTART with ``ERROR Unknown command: RESTART``, as Rapfi
+  answers every command it does not know;
+- ``start-error``: answers START and RECTSTART with ``ERROR`` (a size it cannot play);
+- ``start-once MS``: the first of its processes to be started plays, a move every MS
+  milliseconds; every later one never answers START (they share the file named by
+  ``$FAKE_BRAIN_ONCE``);
+- ``crash-start``: exits with code 4 on START;
+- ``slow-start MS``: waits MS milliseconds before answering START (loading a network);
+- ``buffered``: never flushes its output (so nothing arrives until it exits);
+- ``extra``: after each move prints one more legal move, a line too many;
+- ``stderr-flood``: writes a megabyte to stderr before each move;
+- ``crash-noisy``: writes 50 long lines to stderr, then dies of an exception;
+- ``bad-about``: answers ABOUT with free text instead of ``key="value"`` pairs.
 
-Every line received is appended to the file named by ``$FAKE_BRAIN_LOG`` if set.
+Every line received is appended to the file named by ``$FAKE_BRAIN_LOG`` if set, and
+the process id to the file named by ``$FAKE_BRAIN_PIDS``; with ``$FAKE_BRAIN_DEAF`` set
+the brain ignores Ctrl-C (SIGINT).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
@@ -34,14 +52,22 @@ def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "good"
     arg = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     log_path = os.environ.get("FAKE_BRAIN_LOG")
+    if os.environ.get("FAKE_BRAIN_PIDS"):
+        with open(os.environ["FAKE_BRAIN_PIDS"], "a", encoding="utf-8") as pids:
+            pids.write(f"{os.getpid()}\n")
+    if os.environ.get("FAKE_BRAIN_DEAF"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if mode == "buffered":  # block-buffered whatever PYTHONUNBUFFERED says
+        sys.stdout = open(sys.stdout.fileno(), "w", buffering=8192, closefd=False)  # noqa: SIM115
     size = (15, 15)
     stones: dict[tuple[int, int], int] = {}
     played = 0
     busy_until = 0.0
 
     def say(text: str) -> None:
-        sys.stdout.write(text + ("\r" if mode == "cr" else "\n"))
-        sys.stdout.flush()
+        sys.stdout.write(text + {"cr": "\r", "crlf": "\r\n"}.get(mode, "\n"))
+        if mode != "buffered":
+            sys.stdout.flush()
 
     def pick() -> tuple[int, int]:
         cx, cy = size[0] // 2, size[1] // 2
@@ -54,7 +80,7 @@ def main() -> None:
             sys.exit(3)
         if mode == "hang":
             time.sleep(3600)
-        if mode == "slow":
+        if mode in ("slow", "start-once"):
             time.sleep(arg / 1000)
         if mode == "garbage":
             say("I think I will play somewhere nice")
@@ -62,6 +88,16 @@ def main() -> None:
         if mode == "error":
             say("ERROR not in the mood")
             return
+        if mode == "unknown":
+            say("UNKNOWN what is a move?")
+            return
+        if mode == "stderr-flood":
+            sys.stderr.write(("thinking " * 100 + "\n") * 1100)
+            sys.stderr.flush()
+        if mode == "crash-noisy":
+            for number in range(50):
+                sys.stderr.write(f"search log line {number}: " + "x" * 200 + "\n")
+            raise RuntimeError("the search went wrong")
         if mode == "offboard":
             say("99,99")
             return
@@ -79,9 +115,22 @@ def main() -> None:
             return
         stones[point] = 1
         played += 1
-        say(f"{point[0]},{point[1]}")
+        say(f" {point[0]} , {point[1]} " if mode == "crlf" else f"{point[0]},{point[1]}")
         if mode == "busy":
             busy_until = time.monotonic() + arg / 1000
+        if mode == "extra":
+            spare = pick()
+            stones[spare] = 1
+            say(f"{spare[0]},{spare[1]}")
+
+    def first_of_its_kind() -> bool:
+        try:
+            with open(os.environ["FAKE_BRAIN_ONCE"], "x", encoding="utf-8") as mark:
+                mark.write(f"{os.getpid()}\n")
+        except FileExistsError:
+            with open(os.environ["FAKE_BRAIN_ONCE"], encoding="utf-8") as mark:
+                return mark.read().strip() == str(os.getpid())
+        return True
 
     block: list[str] | None = None
     block_name = ""
@@ -110,7 +159,15 @@ def main() -> None:
         word = word.upper()
         if mode == "silent":
             continue
-        if word == "START":
+        if word in ("START", "RECTSTART") and mode == "start-error":
+            say("ERROR Unsupported board size!")
+        elif word == "START" and mode == "start-once" and not first_of_its_kind():
+            pass
+        elif word == "START" and mode == "crash-start":
+            sys.exit(4)
+        elif word == "START":
+            if mode == "slow-start":
+                time.sleep(arg / 1000)
             size = (int(rest), int(rest))
             stones.clear()
             say("OK")
@@ -122,6 +179,8 @@ def main() -> None:
         elif word == "RESTART":
             if mode == "norestart":
                 say("UNKNOWN restart is not implemented")
+            elif mode == "restart-error":
+                say("ERROR Unknown command: RESTART")
             else:
                 stones.clear()
                 say("OK")
@@ -141,6 +200,8 @@ def main() -> None:
             block, block_name = [], word
         elif word == "YXSHOWFORBID":
             say("FORBID 07070808.")
+        elif word == "ABOUT" and mode == "bad-about":
+            say("fake brain 1.0 by the tests")
         elif word == "ABOUT":
             say(f'name="fake-{mode}", version="1.0", author="tests"')
         elif word == "END":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +16,7 @@ from gridgames.gomoku.ai import Limit
 from gridgames.gomoku.gomocup import (
     Engine,
     EngineError,
+    EngineStartError,
     EngineTerminatedError,
     EngineTimeoutError,
     IllegalEngineMoveError,
@@ -220,3 +223,140 @@ def test_an_engine_command_of_the_wrong_kind_is_refused() -> None:
     for command in (None, 42, [None]):
         with pytest.raises(ValueError, match="the engine command must be a command line"):
             Engine(command)  # type: ignore[arg-type]
+
+
+# -- brains that misbehave as real ones do -------------------------------------------------
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the process itself
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
+
+
+def ended(pid: int, within_s: float = 2.0) -> bool:
+    """Whether process ``pid`` ends within ``within_s`` (a killed process takes a moment)."""
+    deadline = time.monotonic() + within_s
+    while running(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_an_error_to_restart_is_taken_for_no_restart() -> None:
+    """RESTART is optional, and Rapfi-like brains answer what they do not know with ERROR:
+    like Piskvork, the client then starts the brain afresh instead of losing the game."""
+    with Engine(fake_command("restart-error")) as engine:
+        board = Board(15)
+        board.push_many([(7, 7), (8, 8)])
+        engine.play(board, Limit(time_ms=500))
+        first = engine.pid
+        other = Board(15)
+        other.push_many([(1, 1), (2, 2)])
+        assert engine.play(other, Limit(time_ms=500)).move == (7, 7)
+        assert engine.pid != first and "> RESTART" in engine.transcript
+
+
+def test_a_refused_start_is_a_start_error() -> None:
+    """A brain that answers START with ERROR cannot play on this board: no game it could
+    be given would go better, so this is not a game lost but a brain that never starts."""
+    with Engine(fake_command("start-error")) as engine, pytest.raises(
+            EngineStartError, match=r"never started a game: .*'ERROR Unsupported board size!' "
+                                    r"to START 9$"):
+        engine.play(Board(9), Limit(time_ms=500))
+
+
+def test_a_brain_that_never_flushes_is_told_so() -> None:
+    with Engine(fake_command("buffered"), start_timeout_ms=300) as engine, pytest.raises(
+            EngineStartError, match=r"did not answer START 15 in time \(allowed 0.3 s; a brain "
+                                    r"must answer OK and flush its output\)"):
+        engine.play(Board(15), Limit(time_ms=500))
+
+
+def test_a_line_sent_before_the_command_takes_no_time() -> None:
+    """A brain that prints one move too many has its next answer waiting before the next
+    command is sent. It is read as that command's answer, as Piskvork reads it, but it
+    took no time: once it took less than none, and a match clock gained the difference."""
+    with Engine(fake_command("extra")) as engine:
+        board = Board(15)
+        board.push(engine.play(board, Limit(time_ms=500)).move)
+        time.sleep(0.3)  # the opponent thinks; the spare line waits
+        board.push((0, 0))
+        result = engine.play(board, Limit(time_ms=500))
+        assert result.move == (6, 6) and result.time_ms == 0
+
+
+def test_a_brain_behind_a_wrapper_ends_with_it(tmp_path: Path) -> None:
+    """The brain a wrapper script starts holds the pipes: killing only the wrapper left it
+    running, and closing its output waited for it (for ever, for a brain that hangs)."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
+    inner = " ".join(fake_command("slow", 8000))
+    with Engine(["sh", "-c", f"{inner}; exit 0"], env=env, tolerance_ms=100) as engine:
+        with pytest.raises(EngineTimeoutError):
+            engine.play(Board(15), Limit(time_ms=100))
+        started = time.perf_counter()
+        engine.quit()
+        assert time.perf_counter() - started < 3.0
+    [pid] = [int(line) for line in pids.read_text().split()]
+    assert ended(pid)
+
+
+def test_kill_from_another_thread_abandons_the_game() -> None:
+    """How a match ends its games in play (Ctrl-C): the thread that plays sees the brain
+    ended at once, and the brain is not started again."""
+    with Engine(fake_command("hang"), tolerance_ms=100) as engine:
+        killer = threading.Timer(0.3, engine.kill)
+        killer.start()
+        started = time.perf_counter()
+        with pytest.raises(EngineTerminatedError):
+            engine.play(Board(15), Limit(time_ms=20_000))
+        assert time.perf_counter() - started < 3.0
+        with pytest.raises(EngineTerminatedError, match="was stopped"):
+            engine.play(Board(15), Limit(time_ms=500))
+        killer.join()
+
+
+def test_a_crash_quotes_the_end_of_its_error_output() -> None:
+    """The last words of a brain that dies (its exception), not 20 lines of its log."""
+    with Engine(fake_command("crash-noisy")) as engine, pytest.raises(
+            EngineTerminatedError) as caught:
+        engine.play(Board(15), Limit(time_ms=500))
+    message = str(caught.value)
+    assert message.endswith("RuntimeError: the search went wrong")
+    assert len(message) < 500
+
+
+def test_much_error_output_does_not_stall_a_brain() -> None:
+    with Engine(fake_command("stderr-flood")) as engine:
+        board = Board(15)
+        for _ in range(3):
+            board.push(engine.play(board, Limit(time_ms=2000)).move)
+            board.push(next(p for p in [(0, 0), (14, 14), (0, 14)] if board.is_legal(p)))
+
+
+def test_crlf_lines_and_moves_padded_with_spaces() -> None:
+    with Engine(fake_command("crlf")) as engine:
+        assert engine.about()["name"] == "fake-crlf"
+        board = Board(15)
+        board.push(engine.play(board, Limit(time_ms=500)).move)
+        board.push((0, 0))
+        assert engine.play(board, Limit(time_ms=500)).move == (6, 6)
+
+
+def test_an_about_of_free_text_is_kept_as_text() -> None:
+    with Engine(fake_command("bad-about")) as engine:
+        assert engine.about() == {"text": "fake brain 1.0 by the tests"}
+    with Engine(fake_command("silent"), start_timeout_ms=200) as engine, pytest.raises(
+            EngineTimeoutError, match="ABOUT"):
+        engine.about()

@@ -32,6 +32,7 @@ import os
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -62,6 +63,14 @@ DEFAULT_START_TIMEOUT_MS = 60_000
 # A brain may still be finishing its move when the reply arrives, and some (Rapfi) drop
 # a command read meanwhile: nothing is sent to a brain until this long after its move.
 SETTLE_MS = 10
+# The longest single wait on the brain's output; longer deadlines wait in steps (a wait
+# past the platform's limit raises OverflowError).
+_MAX_WAIT_S = 3600.0
+# The longest line kept whole from a brain's output; a longer one is passed on in pieces.
+_MAX_LINE = 65536
+# How much of the brain's error output a crash report quotes: its last lines, cut short.
+_STDERR_LINES = 5
+_STDERR_CHARS = 400
 
 
 class EngineError(RuntimeError):
@@ -151,6 +160,40 @@ time_ms=None, pv=((7, 7),), multipv=None)
     return EngineInfo(**merged)  # type: ignore[arg-type]
 
 
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the brain and every process of its group (see ``Engine._launch``)."""
+    if os.name == "posix":
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        proc.kill()
+
+
+def _clip_tail(lines: Sequence[str]) -> str:
+    """The last lines of a brain's error output on one line, at most ``_STDERR_CHARS``
+    long, keeping the end (where a crash says what it was).
+
+    >>> _clip_tail(["starting", "Traceback", "ValueError: bad"])
+    'starting | Traceback | ValueError: bad'
+    >>> clipped = _clip_tail(["x" * 1000, "the end"])
+    >>> len(clipped), clipped[:5], clipped[-11:]
+    (400, '...xx', 'x | the end')
+    """
+    text = " | ".join(line for line in lines if line.strip())
+    if len(text) > _STDERR_CHARS:
+        text = "..." + text[-(_STDERR_CHARS - 3):]
+    return text
+
+
+def _early(stamp: float, sent: float, command: str) -> str:
+    """A note for a reply that arrived before its command was sent: a line left over from
+    an earlier answer, which is read as this one's (as Piskvork reads it)."""
+    if stamp >= sent:
+        return ""
+    return (f" (that line came before {command} was sent: one line too many in an earlier "
+            "answer?)")
+
+
 def _argv(command: str | Sequence[str]) -> list[str]:
     if isinstance(command, str):
         return shlex.split(command)
@@ -195,8 +238,11 @@ class Engine:
         #: The last lines exchanged, ``"> "`` for sent and ``"< "`` for received.
         self.transcript: deque[str] = deque(maxlen=400)
         self._stderr: deque[str] = deque(maxlen=20)
+        self._stderr_done = threading.Event()
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()  # launching against kill() from another thread
+        self._killed = False
         self._game: tuple[int, int, Rule] | None = None  # what START set up
         self._moves: list[Point] | None = None  # the engine's position; None = unknown
         self._sent_info: dict[str, int] = {}
@@ -209,15 +255,23 @@ class Engine:
     # -- process ---------------------------------------------------------------
 
     def _launch(self) -> None:
-        try:
-            self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
-            )
-        except OSError as error:
-            raise EngineTerminatedError(f"cannot start {self.name} ({shlex.join(self.argv)}): "
-                                        f"{error}") from None
+        # In a process group of its own, so that ending the brain also ends what it started
+        # (a wrapper script's real brain, search helpers), which would keep its pipes open.
+        with self._lock:
+            if self._killed:
+                raise EngineTerminatedError(f"{self.name} was stopped")
+            try:
+                self._proc = subprocess.Popen(
+                    self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
+                    process_group=0 if os.name == "posix" else None,
+                )
+            except OSError as error:
+                raise EngineTerminatedError(f"cannot start {self.name} "
+                                            f"({shlex.join(self.argv)}): {error}") from None
         self._lines = queue.Queue()
+        self._stderr = deque(maxlen=20)
+        self._stderr_done = threading.Event()
         self._game = None
         self._moves = None
         self._sent_info = {}
@@ -225,7 +279,8 @@ class Engine:
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines),
                          daemon=True, name=f"{self.name} stdout").start()
-        threading.Thread(target=self._pump_stderr, args=(self._proc.stderr,),
+        threading.Thread(target=self._pump_stderr,
+                         args=(self._proc.stderr, self._stderr, self._stderr_done),
                          daemon=True, name=f"{self.name} stderr").start()
 
     @staticmethod
@@ -236,17 +291,35 @@ class Engine:
         with contextlib.suppress(OSError, ValueError):
             while chunk := stream.read1(65536):  # type: ignore[attr-defined]
                 now = time.perf_counter()
-                *complete, pending = _LINE_END.split(pending + chunk)
+                # only the new bytes are searched: pending holds no line end
+                *complete, rest = _LINE_END.split(chunk)
+                if complete:
+                    complete[0] = pending + complete[0]
+                    pending = rest
+                else:
+                    pending += rest
+                if len(pending) > _MAX_LINE:
+                    # output that never ends a line: pass it on rather than hoard it
+                    complete.append(pending)
+                    pending = b""
                 for raw in complete:
                     lines.put((now, raw.decode("utf-8", "replace")))
         if pending:
             lines.put((time.perf_counter(), pending.decode("utf-8", "replace")))
         lines.put((time.perf_counter(), None))
-
-    def _pump_stderr(self, stream: IO[bytes]) -> None:
+        # Closed here, not by the thread that ends the brain: closing a stream another
+        # thread is reading waits for that read, for ever if something still holds the pipe.
         with contextlib.suppress(OSError, ValueError):
-            for raw in iter(stream.readline, b""):
-                self._stderr.append(raw.decode("utf-8", "replace").rstrip())
+            stream.close()
+
+    @staticmethod
+    def _pump_stderr(stream: IO[bytes], tail: deque[str], done: threading.Event) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for raw in iter(lambda: stream.readline(_MAX_LINE), b""):
+                tail.append(raw.decode("utf-8", "replace").rstrip())
+        done.set()
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
 
     @property
     def pid(self) -> int | None:
@@ -266,20 +339,30 @@ class Engine:
         if proc.poll() is None:
             with contextlib.suppress(EngineError):
                 self._send("END")
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(wait_s)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
+        # Whatever is left of it (the brain, or what it started) goes too.
+        _kill_group(proc)
+        proc.wait()
+        with contextlib.suppress(OSError, ValueError):
+            if proc.stdin is not None:
+                proc.stdin.close()
         self._proc = None
 
     def quit(self) -> None:
-        """Send END, give the brain a second to leave, then kill it."""
+        """Send END, give the brain a second to leave, then kill it and whatever it
+        started."""
         self._stop_process()
+
+    def kill(self) -> None:
+        """End the brain now and never start it again; safe from another thread, to
+        abandon a game in play (its thread then sees the brain as ended). Call
+        :meth:`quit` as well, from the thread that plays, to tidy up."""
+        with self._lock:
+            self._killed = True
+            proc = self._proc
+        if proc is not None:
+            _kill_group(proc)
 
     def __enter__(self) -> Engine:
         return self
@@ -316,22 +399,30 @@ class Engine:
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = proc.wait(0.5)
+            # its last words (a traceback, say) may still be on their way
+            self._stderr_done.wait(0.5)
         self._dirty = True
         detail = f" with exit code {code}" if code is not None else ""
-        tail = " | ".join(self._stderr)
+        tail = _clip_tail(list(self._stderr)[-_STDERR_LINES:])
         return EngineTerminatedError(
             f"{self.name} ended{detail}" + (f"; its last error output: {tail}" if tail else "")
         )
 
     def _read(self, deadline: float, waiting_for: str) -> tuple[float, str]:
         """The next line before ``deadline`` (perf_counter), with the time it arrived."""
-        remaining = deadline - time.perf_counter()
-        try:
-            stamp, line = self._lines.get(timeout=max(0.0, remaining))
-        except queue.Empty:
-            # The brain may still be thinking and would answer later: start afresh next time.
-            self._dirty = True
-            raise EngineTimeoutError(f"{self.name} did not answer {waiting_for} in time") from None
+        while True:
+            remaining = deadline - time.perf_counter()
+            try:
+                stamp, line = self._lines.get(timeout=min(max(0.0, remaining), _MAX_WAIT_S))
+                break
+            except queue.Empty:
+                if remaining > _MAX_WAIT_S:
+                    continue
+                # The brain may still be thinking and would answer later: start afresh
+                # next time.
+                self._dirty = True
+                raise EngineTimeoutError(
+                    f"{self.name} did not answer {waiting_for} in time") from None
         if line is None:
             raise self._terminated()
         self.transcript.append("< " + line)
@@ -361,12 +452,16 @@ class Engine:
             command = f"RECTSTART {board.width},{board.height}"
         try:
             self._expect_ok(command, self.start_timeout_ms)
-        except (EngineTimeoutError, EngineTerminatedError) as error:
+        except EngineError as error:
             if self._has_started:
                 raise
             # not a game lost but a brain that cannot play here: no game will be better
-            raise EngineStartError(f"{self.name} never started a game: {error} (allowed "
-                                   f"{self.start_timeout_ms / 1000:g} s)") from None
+            if isinstance(error, EngineTimeoutError):
+                error_text = (f"{error} (allowed {self.start_timeout_ms / 1000:g} s; a brain "
+                              "must answer OK and flush its output)")
+            else:
+                error_text = str(error)
+            raise EngineStartError(f"{self.name} never started a game: {error_text}") from None
         self._has_started = True
         self._after_new_game(board)
 
@@ -374,7 +469,11 @@ class Engine:
         if self._restart_known:
             try:
                 self._expect_ok("RESTART", self.start_timeout_ms)
-            except UnknownCommandError:
+            except (EngineTimeoutError, EngineTerminatedError):
+                raise
+            except EngineError:
+                # RESTART is optional: like Piskvork, take any answer but OK (UNKNOWN, or
+                # ERROR as Rapfi answers commands it does not know) for "not implemented".
                 self._restart_known = False
             else:
                 self._after_new_game(board)
@@ -520,26 +619,28 @@ class Engine:
                 move = self._parse_move(rest, command)
                 self._send(f"PLAY {move[0]},{move[1]}")
                 continue
-            move = self._parse_move(text, command)
+            move = self._parse_move(text, command, _early(stamp, started, command))
             self._moved_at = stamp
             break
         reason = board.illegal_reason(move)
         if reason is not None:
+            reason += _early(stamp, started, command)
             self._moves = None
             raise IllegalEngineMoveError(f"{self.name} played {move[0]},{move[1]}: {reason}",
                                          move, reason)
         self._moves = [*board.move_stack, move]
+        # a line already waiting when the command went took no time (not less than none)
         return PlayResult(move, merge_infos(infos), tuple(messages),
-                          int((stamp - started) * 1000))
+                          max(0, int((stamp - started) * 1000)))
 
-    def _parse_move(self, text: str, command: str) -> Point:
+    def _parse_move(self, text: str, command: str, note: str = "") -> Point:
         try:
             return parse_xy(text)
         except ProtocolError:
             self._moves = None
             self._dirty = True
             raise EngineError(
-                f"{self.name} answered {text[:80]!r} to {command}; expected a move x,y"
+                f"{self.name} answered {text[:80]!r} to {command}; expected a move x,y{note}"
             ) from None
 
     def set_position(self, board: Board) -> None:

@@ -135,9 +135,11 @@ def test_illegal_moves(mode: str, reason: str) -> None:
     assert reason in caught.value.reason
 
 
-def test_lines_ended_by_cr_alone() -> None:
-    with Engine(fake_command("cr")) as engine:
-        assert engine.about()["name"] == "fake-cr"
+@pytest.mark.parametrize("mode", ["cr", "crlf"])
+def test_lines_ended_by_cr_or_crlf(mode: str) -> None:
+    """crlf also pads its moves with spaces (" 6 , 6 ")."""
+    with Engine(fake_command(mode)) as engine:
+        assert engine.about()["name"] == f"fake-{mode}"
         board = Board(15)
         board.push(engine.play(board, Limit(time_ms=500)).move)
         board.push((0, 0))
@@ -343,15 +345,6 @@ def test_much_error_output_does_not_stall_a_brain() -> None:
         for _ in range(3):
             board.push(engine.play(board, Limit(time_ms=2000)).move)
             board.push(next(p for p in [(0, 0), (14, 14), (0, 14)] if board.is_legal(p)))
-
-
-def test_crlf_lines_and_moves_padded_with_spaces() -> None:
-    with Engine(fake_command("crlf")) as engine:
-        assert engine.about()["name"] == "fake-crlf"
-        board = Board(15)
-        board.push(engine.play(board, Limit(time_ms=500)).move)
-        board.push((0, 0))
-        assert engine.play(board, Limit(time_ms=500)).move == (6, 6)
 
 
 def test_an_about_of_free_text_is_kept_as_text() -> None:

@@ -7,13 +7,14 @@ import math
 import pytest
 
 from gridgames.gomoku import Board, Rule
-from gridgames.gomoku.ai import Limit
+from gridgames.gomoku.ai import Limit, think
 from gridgames.gomoku.analysis import (
     MATE_BOUND,
     WIN_PROBABILITY_SCALE,
     WIN_SCORE,
     PositionEval,
     candidates,
+    evaluate_position,
     label_for_loss,
     move_accuracy,
     only_answer,
@@ -139,3 +140,20 @@ def test_candidates_refuse_a_finished_game_and_a_bad_count():
         candidates(game("h8a1i8a2j8a3k8a4l8"), Limit(depth=2))
     with pytest.raises(ValueError, match="count must be 1 or more"):
         candidates(game("h8"), Limit(depth=2), 0)
+
+
+# White to move under renju must block black's four at i5, and then wins by force.
+ONE_MOVE_LEFT = ("h8i9j6g9k6h10j8i11f8i8i10j9h9h7k10j11i6g6f5l6j10h11g11f7g7e8d9j12k13k11"
+                 "l11l10i13k5j4m9n8h5i4l9k9l8l7")
+
+
+def test_a_position_with_one_move_left_is_valued_by_searching_on() -> None:
+    """A game plays the only move at once, after two plies; a review searches on, or it
+    would value this won position as lost for white."""
+    board = Board(15, rule=Rule.RENJU)
+    board.push_many(parse_position(ONE_MOVE_LEFT, 15, 15))
+    assert think(board, Limit(depth=6)).depth == 2
+    found = evaluate_position(board, Limit(depth=6))
+    assert found.best == board.parse("i5")
+    assert found.mate is not None and found.mate < 0  # from black's view: white wins
+    assert found.depth == 6

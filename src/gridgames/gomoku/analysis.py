@@ -52,7 +52,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
-from gridgames.gomoku.ai import Limit, SearchResult, analyse, think
+from gridgames.gomoku.ai import Limit, SearchResult, analyse
 from gridgames.gomoku.ai.search import MATE, MATE_BOUND
 from gridgames.gomoku.board import Board, Color, Point
 from gridgames.gomoku.notation import format_renju
@@ -188,7 +188,7 @@ def evaluate_position(board: Board, limit: Limit, played: Point | None = None) -
         if outcome.winner is None:
             return PositionEval(0)
         return PositionEval(WIN_SCORE if outcome.winner is Color.BLACK else -WIN_SCORE)
-    found = _from_search(board, think(board, limit))
+    found = _from_search(board, analyse(board, limit, multipv=1)[0])
     if played is None or played == found.best or found.best is None:
         return found
     board = board.copy()

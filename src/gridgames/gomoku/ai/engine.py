@@ -179,7 +179,9 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
 def analyse(board: Board, limit: Limit, multipv: int = 3, *,
             stop: StopSignal | None = None,
             memory: SearchMemory | None = None) -> list[SearchResult]:
-    """The ``multipv`` best moves for the side to move, best first."""
+    """The ``multipv`` best moves for the side to move, best first. Each is searched to
+    the limit, even where only one move is left to consider, which :func:`think`
+    plays at once: an analysis wants its value."""
     _check_arguments(board, limit, multipv=multipv)
     _ensure_ready()
     started = time.perf_counter()
@@ -188,7 +190,8 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
         limit = Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=1)
     if not board.move_stack:
         return _first_moves(board, limit, multipv, stop, started)
-    results = _search(board, limit, stop, None, multipv, started, memory, 1)
+    results = _search(board, limit, stop, None, multipv, started, memory, 1,
+                      forced_at_once=False)
     return sorted(results, key=lambda r: r.score, reverse=True)
 
 
@@ -207,7 +210,8 @@ def _first_moves(board: Board, limit: Limit, multipv: int, stop: StopSignal | No
     for move in firsts:
         after = board.copy()
         after.push(move)
-        reply = _search(after, share, stop, None, 1, time.perf_counter(), None, 1)[0]
+        reply = _search(after, share, stop, None, 1, time.perf_counter(), None, 1,
+                        forced_at_once=False)[0]
         mate = None if reply.mate is None else -reply.mate
         lines.append(_result(move, -reply.score, mate, reply.depth + 1, (move, *reply.pv),
                              reply.nodes, started))
@@ -439,7 +443,11 @@ class Helpers:
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
             multipv: int, started: float, memory: SearchMemory | None, threads: int,
             clock: TimeControl | None = None, params: SearchParams | None = None,
-            weights: EvalWeights | None = None) -> list[SearchResult]:
+            weights: EvalWeights | None = None, *,
+            forced_at_once: bool = True) -> list[SearchResult]:
+    """The root search; ``forced_at_once`` plays a move that is the only one left to
+    consider after two plies (a game needs no more), where an analysis searches on
+    for its value."""
     if clock is not None:
         # the root threat stage takes its usual share of the soft budget
         limit = replace(limit, time_ms=max(clock.soft_ms, 1))
@@ -521,7 +529,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                                    best.time_ms, best.pv))
             if best.mate is not None and depth >= 2 * abs(best.mate) + 2:
                 break
-            if count == 1 and multipv == 1 and depth >= 2:
+            if forced_at_once and count == 1 and multipv == 1 and depth >= 2:
                 break
             if pacer is not None:
                 until = pacer.iteration_done(depth=depth, move=best.move, score=best.score,

@@ -287,3 +287,16 @@ def test_ctrl_c_stops_a_long_count_or_solve_at_once(args: list[str]) -> None:
     assert time.monotonic() - pressed < 5
     assert child.signalstatus == signal.SIGINT
     assert "Traceback" not in (child.before or "")
+
+
+def test_a_reader_that_stops_early_ends_the_command_without_a_traceback() -> None:
+    """As in ``gridgames queens backtrack --n 20 | head``: the output (190 kB, more
+    than a pipe holds) loses its reader after the first line."""
+    process = subprocess.Popen([*COMMAND, "backtrack", "--n", "20"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().strip() == "1. place a1"
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 1
+    assert stderr == ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -65,11 +66,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except KeyboardInterrupt:
                     print()
                     return 130
+                except BrokenPipeError:
+                    return _reader_gone()
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0
     return 0
+
+
+def _reader_gone() -> int:
+    """The output's reader left early (``gridgames puzzle --list | head``): stop
+    quietly, with the output pointed at /dev/null so that Python's own flush at exit
+    does not fail on the closed pipe as well."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 1
 
 
 if __name__ == "__main__":

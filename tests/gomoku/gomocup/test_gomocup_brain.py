@@ -500,6 +500,18 @@ def test_search_messages_while_thinking(talk: Talk) -> None:
     parse_xy(replies[-1])
 
 
+def test_a_win_found_before_the_first_iteration_is_reported_too(talk: Talk) -> None:
+    # Black (to move) wins by continuous fours: the threat solvers find it before the
+    # search's first iteration, and a manager still hears the depth, score and nodes.
+    moves = [(7, 7), (5, 5), (9, 8), (5, 9), (8, 9), (5, 8), (7, 10), (5, 6), (5, 7),
+             (6, 11)]
+    talk("START 15", "INFO timeout_turn 300")
+    replies = talk("BOARD", *board_lines(moves[::2], moves[1::2]), "DONE", messages=True)
+    messages = [r for r in replies[:-1] if r.startswith("MESSAGE depth")]
+    assert messages and " ev +M" in messages[-1] and " pv " in messages[-1]
+    assert parse_xy(replies[-1]) == parse_xy(messages[-1].split(" pv ")[1].split()[0])
+
+
 # -- Swap2 -------------------------------------------------------------------------------
 
 

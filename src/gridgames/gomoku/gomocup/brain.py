@@ -538,9 +538,24 @@ class Brain:
         memory = self._search_memory()
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
-            return think(board, limit, stop=stop, on_info=on_info, seed=seed,
-                         memory=memory, threads=self.threads,
-                         clock=clock if budget > 0 else None).move
+            reported = False
+
+            def report(info: SearchInfo) -> None:
+                nonlocal reported
+                reported = True
+                on_info(info)
+
+            result = think(board, limit, stop=stop, on_info=report, seed=seed,
+                           memory=memory, threads=self.threads,
+                           clock=clock if budget > 0 else None)
+            if not reported and result.depth > 0:
+                # Solved before the first iteration (a win the threat solvers found):
+                # the manager hears what was found all the same.
+                from gridgames.gomoku.ai import SearchInfo
+
+                on_info(SearchInfo(result.depth, result.score, result.mate, result.nodes,
+                                   result.nps, result.time_ms, result.pv))
+            return result.move
 
         move = self._compute(task, lambda: self._quick_move(board), received,
                              instant=budget <= 0)

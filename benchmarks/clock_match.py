@@ -61,7 +61,7 @@ class ClockSummary(ColourTally):
         points = points_of(record, self.engine)
         self.games += 1
         as_black = record.black == self.engine
-        if points is None:
+        if points is None or record.termination:  # not ended by five or a full board
             self.unfinished += 1
             points = 0.0  # counted against us: it must not happen
         self.count(as_black, points)

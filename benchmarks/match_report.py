@@ -22,10 +22,12 @@ interval over the openings' pairs of games. The
 opening's share of the variance cancels: on 200-game screens against Rapfi the
 interval came out about a quarter narrower than that of two separate scores.
 
-A record only shows the board, so a game that did not end with five in a row or
-a full board (lost on time, by a crash or an illegal move) has no known winner:
-such games are counted apart and left out of the score, and their pairs with
-them. ``gridgames match`` prints who lost them.
+A game lost off the board (on time, by a crash, an illegal move or a protocol
+error of the brain to move) is counted as the match counted it: its record ends
+in the code that says so (see ``gridgames.gomoku.records``), and the report says
+how many games ended that way. A record with no result (no five, no full board,
+no such code: written before records kept it, say) has no known winner: such
+games are counted apart and left out of the score, and their pairs with them.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ def half_width(values: list[float]) -> float:
 
 
 def points_of(record: GameRecord, engine: str) -> float | None:
-    """``engine``'s points in a recorded game, or None where the board shows no result
-    (a game lost on time, by a crash or an illegal move)."""
+    """``engine``'s points in a recorded game, or None where the record has no result
+    (no five, no full board, and no code of a game lost off the board)."""
     if engine not in (record.black, record.white):
         raise ValueError(f"{engine!r} played neither side of a game "
                          f"({record.black} against {record.white})")
@@ -97,7 +99,8 @@ class PooledResults(ColourTally):
     engine: str
     opponents: list[str] = field(default_factory=list)
     pairs: list[int] = field(default_factory=lambda: [0] * len(PAIR_POINTS))
-    undecided: int = 0  # games not ended on the board: no winner in the record
+    undecided: int = 0  # games with no result in the record: no winner known
+    off_the_board: int = 0  # games decided off the board (time, a brain's error): counted
     black_pairs: list[float] = field(default_factory=list)  # black's mean in each pair
 
     @property
@@ -134,6 +137,8 @@ class PooledResults(ColourTally):
             self.undecided += 1
         else:
             self.count(as_black, points)
+            if record.termination:
+                self.off_the_board += 1
         return points
 
     def black_share(self) -> tuple[float, float, float]:
@@ -171,7 +176,9 @@ class PooledResults(ColourTally):
             lower, upper = sprt.bounds
             lines.append(f"  SPRT [{sprt.elo0:g}, {sprt.elo1:g}]: llr {sprt.llr(paired):.2f} "
                          f"(bounds {lower:.2f}, {upper:.2f})")
-        lines.append(f"  games not ended by five or a full board (left out): {self.undecided}")
+        lines.append(f"  games decided off the board (time, crash, illegal move, protocol; "
+                     f"counted): {self.off_the_board}")
+        lines.append(f"  games with no result in their record (left out): {self.undecided}")
         return lines
 
 

@@ -6,24 +6,17 @@ import argparse
 
 import pytest
 
+from gridgames.cli.gomoku_game import PAUSE_SECONDS, SECONDS_PER_MOVE
 from gridgames.cli.main import main
 from gridgames.cli.options import whole_number
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE
-from gridgames.gomoku.match import MAX_TIME_MS
+from gridgames.gomoku.match import MAX_CONCURRENCY, MAX_GAMES, MAX_NODES, MAX_TIME_MS
 from gridgames.gomoku.notation import shown
+from gridgames.web.engine import MAX_WORKERS
 
 # (command and the arguments it needs, option, its minimum)
 OPTIONS = [
-    (["analyse", "h8i9"], "--time-ms", 1),
-    (["match", "level:1", "level:1"], "--games", 1),
-    (["match", "level:1", "level:1"], "--concurrency", 1),
-    (["match", "level:1", "level:1"], "--time-ms", 0),
-    (["match", "level:1", "level:1"], "--match-time-ms", 1),
-    (["match", "level:1", "level:1"], "--nodes", 1),
-    (["tournament", "level:1", "level:2"], "--games", 1),
-    (["tournament", "level:1", "level:2"], "--concurrency", 1),
     (["puzzle"], "--id", 1),
-    (["serve"], "--workers", 1),
     (["serve"], "--queue-limit", 1),
     (["match", "level:1", "level:1"], "--seed", 0),
     (["brain"], "--seed", 0),
@@ -42,6 +35,22 @@ BOUNDED = [
     (["brain"], "--threads", 1, 8),
     (["match", "level:1", "level:1"], "--tolerance-ms", 0, MAX_TIME_MS),
     (["match", "level:1", "level:1"], "--start-timeout-ms", 1, MAX_TIME_MS),
+    # once unbounded: thousands of digits printed whole ("Match a vs b: 999... games"),
+    # or a traceback (--time-ms: OverflowError; the server's start-up)
+    (["analyse", "h8i9"], "--time-ms", 1, MAX_TIME_MS),
+    (["match", "level:1", "level:1"], "--games", 1, MAX_GAMES),
+    (["match", "level:1", "level:1"], "--concurrency", 1, MAX_CONCURRENCY),
+    (["match", "level:1", "level:1"], "--time-ms", 0, MAX_TIME_MS),
+    (["match", "level:1", "level:1"], "--match-time-ms", 1, MAX_TIME_MS),
+    (["match", "level:1", "level:1"], "--nodes", 1, MAX_NODES),
+    (["tournament", "level:1", "level:2"], "--games", 1, MAX_GAMES),
+    (["tournament", "level:1", "level:2"], "--concurrency", 1, MAX_CONCURRENCY),
+    (["serve"], "--workers", 1, MAX_WORKERS),
+]
+# (command and the arguments it needs, option, its least and greatest number of seconds)
+SECONDS = [
+    (["play", "--print"], "--time", *SECONDS_PER_MOVE),
+    (["play", "--print"], "--pause", *PAUSE_SECONDS),
 ]
 # where each command's options are declared
 MODULES = {"analyse": "gridgames.cli.analyse", "match": "gridgames.cli.match",
@@ -146,6 +155,33 @@ def test_the_ends_of_the_range_are_allowed(command: list[str], option: str, leas
         assert getattr(args, option[2:].replace("-", "_")) == value
 
 
+@pytest.mark.parametrize("command, option, least, greatest", SECONDS,
+                         ids=lambda value: value[0] if isinstance(value, list) else str(value))
+def test_seconds_out_of_range_are_refused_saying_the_range(
+        capsys: pytest.CaptureFixture[str], command: list[str], option: str, least: float,
+        greatest: float) -> None:
+    """Once a float: 'inf' for a number too large, and text that is no number echoed whole."""
+    for value in (f"{least - 0.05:g}", f"{greatest + 0.5:g}", "nan", "1e400", "-inf"):
+        line = refused(capsys, [*command, f"{option}={value}"])
+        assert line == (f"gridgames {command[0]}: error: argument {option}: must be a number "
+                        f"of seconds from {least:g} to {greatest:g}, got {value}")
+    line = refused(capsys, [*command, f"{option}=soon"])
+    assert line.endswith(f"to {greatest:g}, got 'soon'")
+
+
+@pytest.mark.parametrize("command, option, least, greatest", SECONDS,
+                         ids=lambda value: value[0] if isinstance(value, list) else str(value))
+def test_seconds_at_the_ends_of_the_range_are_allowed(command: list[str], option: str,
+                                                      least: float, greatest: float) -> None:
+    from importlib import import_module
+
+    parser = argparse.ArgumentParser()
+    import_module(MODULES[command[0]]).add_arguments(parser)
+    for value in (least, greatest, (least + greatest) / 2):
+        args = parser.parse_args([*command[1:], option, f"{value:g}"])
+        assert getattr(args, option[2:]) == pytest.approx(value)
+
+
 HUGE = "9" * 3000  # Python still converts it
 UNREADABLE = "9" * 5000  # more digits than Python converts
 
@@ -153,12 +189,19 @@ UNREADABLE = "9" * 5000  # more digits than Python converts
 @pytest.mark.parametrize("command, option", [
     *[(command, option) for command, option, _ in OPTIONS],
     *[(command, option) for command, option, _, _ in BOUNDED],
+    *[(command, option) for command, option, _, _ in SECONDS],
     (["serve"], "--port"),
 ], ids=lambda value: value[0] if isinstance(value, list) else value)
 def test_a_number_of_thousands_of_digits_is_quoted_cut_short(
         capsys: pytest.CaptureFixture[str], command: list[str], option: str) -> None:
     """argparse once echoed them whole: 5,000 digits on one line."""
-    refusals = [(f"-{HUGE}", shown(f"-{HUGE}")), (UNREADABLE, repr(shown(UNREADABLE)))]
+    refusals = [(f"-{HUGE}", shown(f"-{HUGE}"))]
+    if any(option == seconds for _, seconds, _, _ in SECONDS):
+        # a float reads any number of digits: too large, not unreadable
+        refusals += [(HUGE, shown(HUGE)), (UNREADABLE, shown(UNREADABLE)),
+                     ("x" * 5000, repr(shown("x" * 5000)))]
+    else:
+        refusals.append((UNREADABLE, repr(shown(UNREADABLE))))
     if any(option == bounded for _, bounded, _, _ in BOUNDED) or option == "--port":
         refusals.append((HUGE, shown(HUGE)))
     for value, quoted in refusals:
@@ -172,3 +215,19 @@ def test_a_puzzle_number_of_thousands_of_digits_is_cut_short(
     assert main(["puzzle", "--id", HUGE]) == 2
     assert capsys.readouterr().err.startswith(
         f"gridgames puzzle: no puzzle {shown(HUGE)}; the puzzles are numbered 1 to ")
+
+
+@pytest.mark.parametrize("command, option", [
+    (["puzzle"], "--rule"),
+    (["play", "--print"], "--rule"),
+    (["analyse", "h8i9"], "--rule"),
+    (["match", "level:1", "level:1"], "--rule"),
+    (["tournament", "level:1", "level:2"], "--rule"),
+    (["match", "level:1", "level:1"], "--sprt"),
+], ids=lambda value: value[0] if isinstance(value, list) else value)
+def test_a_text_of_thousands_of_characters_is_quoted_cut_short(
+        capsys: pytest.CaptureFixture[str], command: list[str], option: str) -> None:
+    """An unknown rule or a bad --sprt was once quoted whole: 5,000 characters on a line."""
+    assert main([*command, f"{option}={UNREADABLE}"]) == 2
+    err = capsys.readouterr().err
+    assert repr(shown(UNREADABLE)) in err and len(err) < 300 and "Traceback" not in err

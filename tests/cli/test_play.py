@@ -12,6 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from gridgames.cli.gomoku_game import Settings
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
@@ -342,13 +343,23 @@ def test_print_a_loaded_psq_game(tmp_path):
     (["--level", "99"], "unknown level"),
     (["--symbols", "oo"], "the two players need different symbols"),
     (["--symbols", "o"], "give exactly two characters"),
-    (["--time", "0"], "--time 0 is out of range"),
-    (["--pause", "inf"], "--pause inf is out of range; allowed: 0 to 60 seconds"),
-    (["--pause", "-1"], "--pause -1 is out of range"),
 ])
 def test_bad_options(capsys, args, message):
+    # --time and --pause are refused by argparse: tests/cli/test_options.py
     assert main(["play", *args, "--print"]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("value", "pause"), [
+    ("0", 0.0), ("2.5", 2.5), ("60", 60.0), ("-3", 0.0),
+    # past the range, or no number: the default
+    ("inf", 1.0), ("1e9", 1.0), ("nan", 1.0), ("soon", 1.0),
+])
+def test_the_pause_from_the_environment_stays_in_range(monkeypatch, value, pause):
+    """GRIDGAMES_PAUSE=inf once ended a computer-vs-computer game in a traceback (sleep:
+    timestamp out of range), and 1e9 waited for ever between two moves."""
+    monkeypatch.setenv("GRIDGAMES_PAUSE", value)
+    assert Settings().pause == pause
 
 
 def run_typed(*args: str, lines: list[str], cwd: Path, home: Path | None = None

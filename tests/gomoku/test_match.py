@@ -19,6 +19,10 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.gomocup import Engine, EngineStartError
 from gridgames.gomoku.gomocup import client as client_module
 from gridgames.gomoku.match import (
+    MAX_CONCURRENCY,
+    MAX_GAMES,
+    MAX_NODES,
+    MAX_TIME_MS,
     PAIRS_NEEDED,
     EngineSpec,
     MatchConfig,
@@ -256,18 +260,22 @@ def test_misbehaviour_loses(engines: list[Engine], mode: str, reason: str) -> No
     result = judge(engines, fake(mode), fake("good"), width=9, height=9)
     assert result.result == "0-1" and result.points == 0
     assert reason in result.reason and result.errors
+    # the record says the game ended off the board, as a JSON record would read it
+    assert (result.record.result, result.record.termination) == ("0-1", "unknown")
 
 
 def test_timeout_loses(engines: list[Engine]) -> None:
     result = judge(engines, fake("good"), fake("hang"), time_ms=100, tolerance_ms=200,
                    width=9, height=9)
     assert result.result == "1-0" and "on time" in result.reason
+    assert (result.record.result, result.record.termination) == ("1-0", "time forfeit")
 
 
 def test_match_time_runs_out(engines: list[Engine]) -> None:
     result = judge(engines, fake("slow", 150), fake("good"), time_ms=1000,
                    match_time_ms=400, tolerance_ms=100, width=9, height=9)
     assert result.result == "0-1" and "time" in result.reason
+    assert result.record.termination == "time forfeit"
 
 
 def test_time_odds_give_the_first_engine_its_own_times(engines: list[Engine]) -> None:
@@ -312,6 +320,18 @@ def test_a_match_that_cannot_go_on_ends_the_games_in_play(
     with pytest.raises(EngineStartError, match="fake-start-once never started a game"):
         run_match(config)
     assert time.perf_counter() - started < 6  # played out, the game takes over 10 s
+
+
+def test_two_brains_of_one_name_are_told_apart(tmp_path: Path) -> None:
+    """Two builds of one brain: the second is named "(2)" in the results and records, as in
+    a tournament, so that a report can tell whose game each was."""
+    config = MatchConfig((fake("good"), fake("good")), games=2, width=9, height=9,
+                         openings=default_opening_moves(9, 9), seed=1, out_dir=tmp_path)
+    assert [spec.name for spec in config.engines] == ["fake-good", "fake-good (2)"]
+    report = run_match(config)
+    names = {(load(path).black, load(path).white) for path in tmp_path.glob("*.psq")}
+    assert names == {("fake-good", "fake-good (2)"), ("fake-good (2)", "fake-good")}
+    assert len(report.results) == 2
 
 
 def test_an_error_to_restart_loses_no_game() -> None:
@@ -448,18 +468,68 @@ def test_the_match_report_pools_records_as_the_matches_counted_them(tmp_path: Pa
     assert "SPRT [0, 20]: llr" in done.stdout
 
 
-def test_the_match_report_leaves_out_games_the_board_did_not_decide(tmp_path: Path) -> None:
-    """A crash leaves a record with no winner on the board: counted apart, not scored."""
+def test_the_match_report_counts_a_crash_as_the_match_did(tmp_path: Path) -> None:
+    """A crash leaves no winner on the board; its record's code says who lost. Once such
+    games were left out of the score as undecided."""
     config = MatchConfig((fake("crash-late", 2), fake("good")), games=2, width=9, height=9,
                          openings=default_opening_moves(9, 9), seed=1, out_dir=tmp_path)
     report = run_match(config)
     assert all("crashed" in result.reason for result in report.results)
+    assert report.stats.losses == 2
     done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path),
                            "--engine", "fake-crash-late"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "0 games, 0-0-0" in done.stdout
-    assert "not ended by five or a full board (left out): 2" in done.stdout
+    assert "2 games, 0-2-0" in done.stdout
+    assert "decided off the board (time, crash, illegal move, protocol; counted): 2" \
+        in done.stdout
+    assert "no result in their record (left out): 0" in done.stdout
+
+
+@pytest.mark.parametrize(("mode", "options", "code", "termination", "says"), [
+    ("illegal", [], "-2", "unknown", "played an illegal move"),
+    ("hang", ["--time-ms", "100", "--tolerance-ms", "100"], "15", "time forfeit",
+     "lost on time"),
+])
+def test_games_a_brain_loses_by_its_error_are_counted_from_the_records(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: str, options: list[str],
+        code: str, termination: str, says: str) -> None:
+    """gridgames match between a good brain and one that fails its moves, then
+    match_report.py on its --out folder: the records keep who lost (Piskvork's codes of a
+    brain's error and time out), and the report scores them as the match did."""
+    good, bad = (brain_named(tmp_path / f"pbrain-{name}", name) for name in ("good", mode))
+    out = tmp_path / "games"
+    assert main(["match", good, bad, "--games", "2", "--size", "9", "--seed", "1",
+                 *options, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count(f"pbrain-{mode} {says}") == 2
+    assert f"Score of pbrain-good vs pbrain-{mode}: 2 - 0 - 0" in printed
+    files = sorted(out.glob("game-*.psq"))
+    assert [path.name for path in files] == ["game-0001.psq", "game-0002.psq"]
+    for path in files:
+        assert path.read_text(encoding="utf-8").splitlines()[-1] == code
+        record = load(path)
+        # the failing brain was to move, and lost
+        bad_colour = "black" if record.black == f"pbrain-{mode}" else "white"
+        assert record.to_board().to_move.label == bad_colour
+        assert record.result == ("0-1" if bad_colour == "black" else "1-0")
+        assert record.termination == termination
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(out),
+                           "--engine", "pbrain-good"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"pbrain-good against pbrain-{mode}: 2 games, 2-0-0" in done.stdout
+    assert "as black 1-0-0, as white 1-0-0" in done.stdout
+    assert "decided off the board (time, crash, illegal move, protocol; counted): 2" \
+        in done.stdout
+    assert "no result in their record (left out): 0" in done.stdout
+
+
+def brain_named(path: Path, mode: str) -> str:
+    """The command line of a fake brain in ``mode`` that goes by the name of ``path``."""
+    path.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} {mode}\n", encoding="utf-8")
+    path.chmod(0o755)
+    return str(path)
 
 
 def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
@@ -614,7 +684,7 @@ def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:  # refused by argparse (tests/cli/test_options.py)
         main(["match", "level:1", "level:1", "--games", "0"])
     assert exit_.value.code == 2
-    assert "argument --games: must be a whole number of 1 or more" in capsys.readouterr().err
+    assert "argument --games: must be a whole number from 1 to 1000000" in capsys.readouterr().err
     assert main(["match", "level:1", "level:1", "--rule", "chess"]) == 2
     assert main(["match", "level:1", "level:99"]) == 2
     assert main(["match", "level:1", "level:1", "--sprt", "5"]) == 2
@@ -671,24 +741,38 @@ def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(("options", "says"), [
-    ({"games": 0}, "games must be a whole number of 1 or more, got 0"),
-    ({"concurrency": 0}, "concurrency must be a whole number of 1 or more, got 0"),
-    ({"time_ms": -1}, "time_ms must be a whole number of 0 or more, got -1"),
-    ({"match_time_ms": 0}, "match_time_ms must be a whole number of 1 or more, got 0"),
-    ({"match_time_ms": -5}, "match_time_ms must be a whole number of 1 or more, got -5"),
-    ({"tolerance_ms": -5}, "tolerance_ms must be a whole number of 0 or more, got -5"),
-    ({"time_ms": 2.5}, "time_ms must be a whole number of 0 or more, got 2.5"),
-    ({"nodes": 0}, "nodes must be a whole number of 1 or more, got 0"),
-    ({"start_timeout_ms": 0}, "start_timeout_ms must be a whole number of 1 or more, got 0"),
+    ({"games": 0}, "games must be a whole number from 1 to 1000000, got 0$"),
+    ({"concurrency": 0}, "concurrency must be a whole number from 1 to 256, got 0$"),
+    ({"time_ms": -1}, "time_ms must be a whole number from 0 to 2147483647, got -1$"),
+    ({"match_time_ms": 0}, "match_time_ms must be a whole number from 1 to 2147483647, got 0$"),
+    ({"match_time_ms": -5}, "match_time_ms must be a whole number from 1 to 2147483647, "
+                            "got -5$"),
+    ({"tolerance_ms": -5}, "tolerance_ms must be a whole number from 0 to 2147483647, got -5$"),
+    ({"time_ms": 2.5}, "time_ms must be a whole number from 0 to 2147483647, got 2.5$"),
+    ({"nodes": 0}, "nodes must be a whole number from 1 to 281474976710656, got 0$"),
+    ({"start_timeout_ms": 0}, "start_timeout_ms must be a whole number from 1 to 2147483647, "
+                              "got 0$"),
     ({"start_timeout_ms": 3_000_000_000},
-     "start_timeout_ms must be 2147483647 ms or less, got 3000000000"),
+     "start_timeout_ms must be a whole number from 1 to 2147483647, got 3000000000$"),
     # once a traceback: a wait past what the platform's timers take
     ({"tolerance_ms": 10**17},
-     "tolerance_ms must be 2147483647 ms or less, got 100000000000000000"),
+     "tolerance_ms must be a whole number from 0 to 2147483647, got 100000000000000000$"),
     ({"width": 4}, "board width 4 is out of range; allowed: 5 to 64"),
     ({"height": 65}, "board height 65 is out of range; allowed: 5 to 64"),
     ({"time_odds": 1e308}, "time_ms 1000 with time odds 1e\\+308 is more than"),
-    ({"match_time_ms": 3_000_000_000}, "match_time_ms 3000000000 with time odds 1 is more"),
+    ({"match_time_ms": 2_000_000_000, "time_odds": 1.5},
+     "match_time_ms 2000000000 with time odds 1.5 is more than the protocol's 2147483647 ms"),
+    # once taken: thousands of digits printed whole, or an OverflowError (times odds)
+    ({"games": MAX_GAMES + 1}, "games must be a whole number from 1 to 1000000, got 1000001$"),
+    ({"concurrency": MAX_CONCURRENCY + 1}, "concurrency must be a whole number from 1 to 256"),
+    ({"nodes": MAX_NODES + 1}, "nodes must be a whole number from 1 to 281474976710656, "
+                               "got 281474976710657$"),
+    ({"match_time_ms": MAX_TIME_MS + 1}, "match_time_ms must be a whole number from 1 to "
+                                         "2147483647, got 2147483648$"),
+    ({"time_ms": 10**3000}, "time_ms must be a whole number from 0 to 2147483647, "
+                            "got 1000000000000000000000000000000000000...$"),
+    ({"games": -(10**5000)}, "games must be a whole number from 1 to 1000000, "
+                             "got a number of over 4,300 digits$"),
 ])
 def test_a_match_config_that_cannot_be_played_is_refused(options: dict[str, object],
                                                          says: str) -> None:
@@ -696,9 +780,26 @@ def test_a_match_config_that_cannot_be_played_is_refused(options: dict[str, obje
         MatchConfig((fake("good"), fake("good")), **options)  # type: ignore[arg-type]
 
 
+def test_a_match_config_at_every_maximum_is_taken() -> None:
+    """The greatest values the options allow are a match the library takes, and the nodes
+    bound is what our engine's search limit and our brain take."""
+    from gridgames.gomoku.ai.limits import MAX_LIMIT
+    from gridgames.gomoku.gomocup.brain import MAX_SEARCH_LIMIT
+
+    assert MAX_NODES == MAX_LIMIT == MAX_SEARCH_LIMIT
+    config = MatchConfig((fake("good"), fake("good")), games=MAX_GAMES,
+                         concurrency=MAX_CONCURRENCY, nodes=MAX_NODES, time_ms=MAX_TIME_MS,
+                         match_time_ms=MAX_TIME_MS, tolerance_ms=MAX_TIME_MS,
+                         start_timeout_ms=MAX_TIME_MS)
+    assert len(schedule(config)) == MAX_GAMES
+    assert config.turn_ms(0) == config.game_ms(1) == MAX_TIME_MS
+
+
 @pytest.mark.parametrize(("option", "value", "says"), [
-    ("--match-time-ms", "0", "argument --match-time-ms: must be a whole number of 1 or more"),
-    ("--match-time-ms", "-5", "argument --match-time-ms: must be a whole number of 1 or more"),
+    ("--match-time-ms", "0",
+     "argument --match-time-ms: must be a whole number from 1 to 2147483647, got 0"),
+    ("--match-time-ms", "-5",
+     "argument --match-time-ms: must be a whole number from 1 to 2147483647, got -5"),
     ("--tolerance-ms", "-5",
      "argument --tolerance-ms: must be a whole number from 0 to 2147483647, got -5"),
 ])

@@ -62,6 +62,76 @@ def test_reads_piskvork_files_without_times_or_names():
     assert record.moves == [(7, 7), (8, 8)] and record.result == "*"
 
 
+# A game stopped after black h8, white i9, black g7: white to move, black moved last.
+STOPPED = [(7, 7), (8, 8), (6, 6)]
+
+
+@pytest.mark.parametrize(("loser", "termination", "code", "result"), [
+    # the side to move lost: as a brain that fails its move in a match (Piskvork's codes)
+    (Color.WHITE, "time forfeit", "15", "1-0"),
+    (Color.WHITE, "unknown", "-2", "1-0"),
+    (Color.WHITE, "resignation", "16", "1-0"),
+    # the side that moved last lost: a resignation out of turn, say
+    (Color.BLACK, "time forfeit", "25", "0-1"),
+    (Color.BLACK, "resignation", "26", "0-1"),
+    (Color.BLACK, "unknown", "22", "0-1"),
+    (None, "unknown", "32", "1/2-1/2"),
+])
+def test_a_game_ended_off_the_board_keeps_its_result_in_a_psq_file(
+        tmp_path, loser: Color | None, termination: str, code: str, result: str) -> None:
+    """Once written with code 0 and read back as a game in progress: the result was lost."""
+    board = Board(15)
+    board.push_many(STOPPED)
+    record = GameRecord.from_board(board, black="pbrain-a", white="pbrain-b",
+                                   times_ms=[0, 10, 20], loser=loser, termination=termination)
+    save(record, tmp_path / "game.psq")
+    lines = (tmp_path / "game.psq").read_text(encoding="utf-8").splitlines()
+    assert lines[-3:] == ["pbrain-a", "pbrain-b", code]
+    again = load(tmp_path / "game.psq")
+    assert (again.result, again.termination) == (result, termination)
+    assert ended_off_the_board(again) == (loser, termination)
+    assert again == from_json(to_json(record))  # as the JSON record reads
+    save(again, tmp_path / "again.psq")  # and written again, the same file
+    assert (tmp_path / "again.psq").read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("code", "result", "termination"), [
+    # Piskvork's own: a brain's time out, a brain's error, and "not known"
+    ("15", "1-0", "time forfeit"),
+    ("-2", "1-0", "unknown"),
+    ("-1", "*", ""),
+    ("0", "*", ""),
+    # a code of no meaning here: the side to move lost, how is not known
+    ("7", "1-0", "unknown"),
+    ("9" * 5000, "1-0", "unknown"),
+    ("-" + "0" * 5000, "*", ""),
+])
+def test_the_code_of_a_piskvork_file_says_who_lost_a_game_stopped_off_the_board(
+        tmp_path, code: str, result: str, termination: str) -> None:
+    path = tmp_path / "1x2-3(1).psq"
+    path.write_text("Piskvorky 15x15, 11:11, 0\r\n8,8,0\r\n9,9,1496\r\n7,7,20\r\n"
+                    f"pbrain-foo.exe\r\npbrain-bar.exe\r\n{code}\r\n", encoding="utf-8")
+    record = load(path)
+    assert record.moves == STOPPED and (record.black, record.white) == ("pbrain-foo.exe",
+                                                                          "pbrain-bar.exe")
+    assert (record.result, record.termination) == (result, termination)
+
+
+def test_a_board_that_shows_the_game_over_gives_the_result_whatever_the_code(tmp_path) -> None:
+    board = finished_game()
+    text = to_psq(GameRecord.from_board(board))
+    assert text.endswith("\n0")  # a five: the board says
+    for code in ("15", "-2", "26", "32"):
+        path = tmp_path / f"five-{code}.psq"
+        path.write_text(text.removesuffix("0") + code, encoding="utf-8")
+        record = load(path)
+        assert (record.result, record.termination) == ("1-0", "")
+    # and a result the board bears out is written with 0, however the record says it ended
+    record = GameRecord.from_board(board)
+    record.termination = "time forfeit"
+    assert to_psq(record).endswith("\n0")
+
+
 def test_save_and_load_choose_the_format(tmp_path):
     board = finished_game(Rule.RENJU)
     record = GameRecord.from_board(board)

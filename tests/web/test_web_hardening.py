@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import (
     GAMES,
@@ -30,7 +31,7 @@ from gridgames.gomoku.ai import MAX_LEVEL, Limit
 from gridgames.queens import count_solutions
 from gridgames.web import create_app
 from gridgames.web.app import STATIC
-from gridgames.web.engine import EngineBusyError, EnginePool
+from gridgames.web.engine import MAX_WORKERS, EngineBusyError, EnginePool
 
 # -- player tokens -----------------------------------------------------------------
 
@@ -351,6 +352,21 @@ def test_serving_on_every_address_warns(tmp_path: Path) -> None:
     quiet = subprocess.run([*gridgames_command(), "serve", "--workers", "0"],
                            capture_output=True, text=True, timeout=60)
     assert quiet.returncode == 2 and "--workers" in quiet.stderr
+
+
+@pytest.mark.parametrize("workers", [0, -1, MAX_WORKERS + 1, 10**3000, 10**5000, True, 2.0],
+                         ids=["0", "-1", "max+1", "3000 digits", "5000 digits", "True", "2.0"])
+def test_a_number_of_workers_the_server_cannot_start_is_refused(tmp_path: Path,
+                                                                 workers: Any) -> None:
+    """As ``gridgames serve --workers`` refuses it (tests/cli/test_options.py): once
+    thousands of digits were taken, and the server's start-up ended in a traceback."""
+    with pytest.raises(ValueError, match=rf"^workers must be a whole number from 1 to "
+                                         rf"{MAX_WORKERS}, got .{{1,40}}$"):
+        create_app(tmp_path / "games.sqlite3", workers=workers)
+    with pytest.raises(ValueError, match="workers must be a whole number from 1 to"):
+        EnginePool(workers)
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything started
+    assert EnginePool(MAX_WORKERS).workers == MAX_WORKERS  # not started: no processes
 
 
 def test_a_database_that_cannot_be_opened_is_reported_before_serving(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, Rule
+from gridgames.gomoku.match import MAX_TIME_MS
 from gridgames.gomoku.notation import shown
 from gridgames.gomoku.records import RecordError, load
 
@@ -45,9 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a JSON record names its own, otherwise freestyle")
     parser.add_argument("--size", type=whole_number(MIN_SIZE, MAX_SIZE), default=15,
                         help="board size for a position string (default 15)")
-    parser.add_argument("--time-ms", type=whole_number(1), default=None,
-                        help=f"engine time for each position (default {DEFAULT_TIME_MS}, "
-                        "or none with --depth)")
+    parser.add_argument("--time-ms", type=whole_number(1, MAX_TIME_MS), default=None,
+                        help=f"engine time for each position in milliseconds, 1 to "
+                        f"{MAX_TIME_MS} (default {DEFAULT_TIME_MS}, or none with --depth)")
     parser.add_argument("--depth", type=whole_number(1, MAX_DEPTH), default=None,
                         help=f"search depth for each position (1 to {MAX_DEPTH}) instead of a "
                         "time, for results that do not depend on the machine; with --time-ms "
@@ -68,6 +69,8 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
                          "string such as h8i9j10")
     path = Path(text)
     if _is_file(path) or path.suffix.lower() in (".psq", ".json"):
+        if not _is_file(path):
+            raise UsageError(f"cannot read the record {shown(text)}: there is no such file")
         try:
             record = load(path, rule or Rule.FREESTYLE)
             if rule is not None and rule is not record.rule:

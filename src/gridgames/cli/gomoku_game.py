@@ -53,6 +53,9 @@ T = TypeVar("T")
 PAUSE_ENV = "GRIDGAMES_PAUSE"
 MAX_HINTS = 5
 DEFAULT_PAUSE = 1.0
+# The settings' ranges, for the options and the settings menu alike (seconds).
+SECONDS_PER_MOVE = (0.1, 3600.0)
+PAUSE_SECONDS = (0.0, 60.0)
 
 COMMANDS_HELP = """\
 Type a move as the row number then the column letter (8 H), or the column
@@ -110,11 +113,14 @@ class Mode(Enum):
 
 
 def default_pause() -> float:
-    """Seconds between moves of a computer-vs-computer game (``GRIDGAMES_PAUSE`` overrides)."""
+    """Seconds between moves of a computer-vs-computer game (``GRIDGAMES_PAUSE`` overrides:
+    below 0 is 0; a value past :data:`PAUSE_SECONDS`, or not a number, is ignored)."""
     try:
-        return max(0.0, float(os.environ.get(PAUSE_ENV, DEFAULT_PAUSE)))
+        pause = float(os.environ.get(PAUSE_ENV, DEFAULT_PAUSE))
     except ValueError:
         return DEFAULT_PAUSE
+    # not above the range: inf once ended the game in a traceback, a huge value waited forever
+    return max(0.0, pause) if pause <= PAUSE_SECONDS[1] else DEFAULT_PAUSE
 
 
 @dataclass

@@ -21,6 +21,9 @@ from gridgames.gomoku import MAX_SIZE, MIN_SIZE
 from gridgames.gomoku.gomocup import EngineError
 from gridgames.gomoku.gomocup.client import DEFAULT_START_TIMEOUT_MS
 from gridgames.gomoku.match import (
+    MAX_CONCURRENCY,
+    MAX_GAMES,
+    MAX_NODES,
     MAX_TIME_MS,
     EngineSpec,
     GameResult,
@@ -42,8 +45,8 @@ from .options import positive_number, whole_number
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engines", nargs=2, metavar="ENGINE",
                         help="level:N, level:max, or a brain's command line (quoted)")
-    parser.add_argument("--games", type=whole_number(1), default=10,
-                        help="number of games (default 10)")
+    parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=10,
+                        help=f"number of games, 1 to {MAX_GAMES:,} (default 10)")
     add_game_options(parser)
     parser.add_argument("--time-odds", type=positive_number, default=1.0,
                         help="the first engine's times, a move's and a game's, multiplied by "
@@ -68,13 +71,15 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--width", type=board_size, help="board width (default: --size)")
     parser.add_argument("--height", type=board_size,
                         help="board height (default: --size, or the width)")
-    parser.add_argument("--time-ms", type=whole_number(0), default=1000,
-                        help="time per move in milliseconds (default 1000)")
-    parser.add_argument("--match-time-ms", type=whole_number(1),
-                        help="time per game for each engine in milliseconds (default: none)")
-    parser.add_argument("--nodes", type=whole_number(1),
+    parser.add_argument("--time-ms", type=whole_number(0, MAX_TIME_MS), default=1000,
+                        help=f"time per move in milliseconds, 0 to {MAX_TIME_MS} (the most "
+                        "the protocol carries; default 1000)")
+    parser.add_argument("--match-time-ms", type=whole_number(1, MAX_TIME_MS),
+                        help=f"time per game for each engine in milliseconds, 1 to "
+                        f"{MAX_TIME_MS} (default: none)")
+    parser.add_argument("--nodes", type=whole_number(1, MAX_NODES),
                         help="nodes a move for both engines, sent as INFO max_node (Yixin's "
-                        "key; the time a move still applies as a cap)")
+                        "key; the time a move still applies as a cap), 1 to 2**48")
     parser.add_argument("--tolerance-ms", type=whole_number(0, MAX_TIME_MS), default=1000,
                         help="lateness forgiven on each move, as Piskvork's tolerance "
                         "(default 1000)")
@@ -90,8 +95,8 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         "pairs from the centre like 0,0, 1,0, 1,3 (default: the balanced "
                         "openings shipped with gridgames for the rule: "
                         "5-stone renju openings under renju, 3-stone ones otherwise)")
-    parser.add_argument("--concurrency", type=whole_number(1), default=1,
-                        help="games played at once (default 1)")
+    parser.add_argument("--concurrency", type=whole_number(1, MAX_CONCURRENCY), default=1,
+                        help=f"games played at once, 1 to {MAX_CONCURRENCY} (default 1)")
     parser.add_argument("--out", "--pgn-dir", dest="out", type=Path,
                         help="directory for one .psq record per game")
     parser.add_argument("--seed", type=whole_number(0), help="seed for the order of the openings")
@@ -101,7 +106,7 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     """The match described by the command line; raises ValueError saying what is wrong.
 
     ``args`` comes from the parser of :func:`add_arguments`, whose option types have
-    already refused a --games, --time-ms or --concurrency below its minimum.
+    already refused a --games, --time-ms or --concurrency out of its range.
     """
     engines = (EngineSpec.parse(args.engines[0]), EngineSpec.parse(args.engines[1]))
     return game_config(args, engines, args.games, time_odds=args.time_odds,

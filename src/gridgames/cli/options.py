@@ -52,6 +52,34 @@ def whole_number(minimum: int, maximum: int | None = None, *,
 port_number = whole_number(0, 65535, kind="port number")
 
 
+def seconds(minimum: float, maximum: float) -> Callable[[str], float]:
+    """An argparse ``type=`` for a number of seconds from ``minimum`` to ``maximum`` (a
+    fraction allowed). A refusal says the range and quotes the value as typed, cut short:
+    a number too large for a float is not shown as ``inf``, nor text echoed whole.
+
+    >>> seconds(0.1, 3600)("2.5")
+    2.5
+    >>> seconds(0.1, 3600)("1e400")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a number of seconds from 0.1 to 3600, got 1e400
+    >>> seconds(0, 60)("soon")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a number of seconds from 0 to 60, got 'soon'
+    """
+    allowed = f"must be a number of seconds from {minimum:g} to {maximum:g}"
+
+    def parse(text: str) -> float:
+        try:
+            number = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{allowed}, got {shown(text)!r}") from None
+        if not minimum <= number <= maximum:  # nan too
+            raise argparse.ArgumentTypeError(f"{allowed}, got {shown(text.strip())}")
+        return number
+
+    return parse
+
+
 def positive_number(text: str) -> float:
     """An argparse ``type=`` for a number above 0 (a fraction allowed).
 

@@ -20,10 +20,18 @@ from gridgames.gomoku.notation import format_renju, parse_position, read_count, 
 from gridgames.gomoku.opening_rules import OpeningError, OpeningRule
 from gridgames.gomoku.records import GameRecord, ended_off_the_board, ending_text, load
 
-from .gomoku_game import Console, Game, GameEnd, Mode, Settings
+from .gomoku_game import (
+    PAUSE_SECONDS,
+    SECONDS_PER_MOVE,
+    Console,
+    Game,
+    GameEnd,
+    Mode,
+    Settings,
+)
 from .gomoku_opening import OpeningPhase
 from .gomoku_view import RESERVED, Style, render_board
-from .options import game_clock, opening_rule, whole_number
+from .options import game_clock, opening_rule, seconds, whole_number
 
 NAME = "play"
 HELP = "Play Gomoku, Renju or Caro in the terminal"
@@ -112,12 +120,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--height", type=board_size, default=None,
                         help="board height, rows (default: --size, or the width)")
     parser.add_argument("--level", default=None, help="computer level, 1 (weakest) to the maximum")
-    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="time per computer move in seconds (default 3)")
+    parser.add_argument("--time", type=seconds(*SECONDS_PER_MOVE), default=None,
+                        metavar="SECONDS", help="time per computer move in seconds, "
+                        f"{SECONDS_PER_MOVE[0]:g} to {SECONDS_PER_MOVE[1]:g} (default 3)")
     parser.add_argument("--symbols", default=None, metavar="PQ",
                         help="the two one-character symbols of player 1 and 2 (default ox)")
-    parser.add_argument("--pause", type=float, default=None, metavar="SECONDS",
-                        help="pause between moves in computer-vs-computer games "
+    parser.add_argument("--pause", type=seconds(*PAUSE_SECONDS), default=None,
+                        metavar="SECONDS", help="pause between moves in computer-vs-computer "
+                        f"games, {PAUSE_SECONDS[0]:g} to {PAUSE_SECONDS[1]:g} seconds "
                         "(default 1, or $GRIDGAMES_PAUSE)")
     parser.add_argument("--no-color", action="store_true", help="never use colour")
     parser.add_argument("--moves", default=None,
@@ -186,9 +196,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         from gridgames.gomoku.ai import get_level
 
         settings.level = get_level(args.level).number
-    if args.time is not None:
-        if not 0.1 <= args.time <= 3600:
-            raise ValueError(f"--time {args.time:g} is out of range; allowed: 0.1 to 3600 seconds")
+    if args.time is not None:  # in range: its option type saw to it
         settings.seconds_per_move = args.time
     if args.symbols is not None:
         problem = symbols_problem(tuple(args.symbols))
@@ -196,8 +204,6 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             raise ValueError(f"--symbols {shown(args.symbols)!r}: {problem}")
         settings.symbols = (args.symbols[0], args.symbols[1])
     if args.pause is not None:
-        if not 0 <= args.pause <= 60:
-            raise ValueError(f"--pause {args.pause:g} is out of range; allowed: 0 to 60 seconds")
         settings.pause = args.pause
     settings.clock = args.clock
     return settings
@@ -496,13 +502,13 @@ def settings_menu(settings: Settings, console: Console) -> None:
                                             options, settings.level - 1)
         elif choice == "6":
             settings.seconds_per_move = ask_number(
-                console, "Seconds per computer move", 0.1, 3600, settings.seconds_per_move,
-                whole=False)
+                console, "Seconds per computer move", *SECONDS_PER_MOVE,
+                settings.seconds_per_move, whole=False)
         elif choice == "7":
             choose_symbols(settings, console)
         elif choice == "8":
-            settings.pause = ask_number(console, "Seconds between computer moves", 0, 60,
-                                        settings.pause, whole=False)
+            settings.pause = ask_number(console, "Seconds between computer moves",
+                                        *PAUSE_SECONDS, settings.pause, whole=False)
         elif choice == "9":
             settings.clock = ask_clock(console, settings.clock)
         elif choice == "10":

@@ -14,7 +14,14 @@ import sys
 from dataclasses import replace
 
 from gridgames.gomoku.gomocup import EngineError
-from gridgames.gomoku.match import EngineSpec, GameResult, MatchReport, MatchStats, game_line
+from gridgames.gomoku.match import (
+    MAX_GAMES,
+    EngineSpec,
+    GameResult,
+    MatchReport,
+    MatchStats,
+    game_line,
+)
 
 from .match import add_game_options, game_config, settings_line
 from .options import whole_number
@@ -24,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engines", nargs="+", metavar="ENGINE",
                         help="two or more: level:N, level:max, or a brain's command line "
                         "(quoted)")
-    parser.add_argument("--games", type=whole_number(1), default=2,
-                        help="games of each pairing (default 2: one opening, both colours)")
+    parser.add_argument("--games", type=whole_number(1, MAX_GAMES), default=2,
+                        help=f"games of each pairing, 1 to {MAX_GAMES:,} (default 2: one "
+                        "opening, both colours)")
     add_game_options(parser)
 
 

@@ -44,10 +44,10 @@ import shlex
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Outcome, Point, check_size
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, check_size
 from gridgames.gomoku.gomocup.client import (
     DEFAULT_START_TIMEOUT_MS,
     DEFAULT_TOLERANCE_MS,
@@ -60,9 +60,9 @@ from gridgames.gomoku.gomocup.client import (
     our_brain_command,
 )
 from gridgames.gomoku.gomocup.protocol import UNLIMITED_TIME
-from gridgames.gomoku.notation import format_position, parse_position
+from gridgames.gomoku.notation import format_position, parse_position, shown, shown_value
 from gridgames.gomoku.openings import centred, default_openings, relative_opening
-from gridgames.gomoku.records import GameRecord, save
+from gridgames.gomoku.records import TIME_FORFEIT, UNKNOWN, GameRecord, save
 from gridgames.gomoku.rules import Rule
 
 # -- statistics -----------------------------------------------------------------
@@ -98,6 +98,16 @@ PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 PAIRS_NEEDED = 40
 # The longest time a brain can be told (INFO values are 32-bit integers in Piskvork).
 MAX_TIME_MS = UNLIMITED_TIME
+# The most games a match (or a tournament's pairing) plays: more than any match needs
+# (an SPRT decides within a few thousand pairs; a million 100 ms games is weeks of play),
+# and its schedule is still made in a fraction of a second.
+MAX_GAMES = 1_000_000
+# The most games played at once on one machine: each game runs two brains, which need a
+# core each for their times to mean anything. A cluster (--cluster) does not use it.
+MAX_CONCURRENCY = 256
+# The most nodes a move: what our engine's search limit takes (ai.limits MAX_LIMIT, as
+# the brain's MAX_SEARCH_LIMIT; not imported here, the engine loads later).
+MAX_NODES = 2**48
 
 
 @dataclass
@@ -231,10 +241,11 @@ class Sprt:
             values = [float(v) for v in text.split(",")]
         except ValueError:
             raise ValueError(
-                f"--sprt expects numbers elo0,elo1[,alpha,beta], got {text!r}"
+                f"--sprt expects numbers elo0,elo1[,alpha,beta], got {shown(text)!r}"
             ) from None
         if len(values) not in (2, 4):
-            raise ValueError(f"--sprt expects elo0,elo1 or elo0,elo1,alpha,beta, got {text!r}")
+            raise ValueError("--sprt expects elo0,elo1 or elo0,elo1,alpha,beta, "
+                             f"got {shown(text)!r}")
         sprt = cls(*values)
         if not sprt.elo0 < sprt.elo1:
             raise ValueError(f"--sprt needs elo0 < elo1, got {sprt.elo0} and {sprt.elo1}")
@@ -308,6 +319,21 @@ class EngineSpec:
 # -- games ------------------------------------------------------------------------
 
 
+def unique_names(specs: Sequence[EngineSpec]) -> list[EngineSpec]:
+    """The engines with distinct names: a name met again gets " (2)", " (3)"...
+
+    >>> [s.name for s in unique_names([EngineSpec.parse(t) for t in
+    ...     ("/a/pbrain-x", "/b/pbrain-x", "level:3")])]
+    ['pbrain-x', 'pbrain-x (2)', 'level:3']
+    """
+    seen: dict[str, int] = {}
+    named = []
+    for spec in specs:
+        count = seen[spec.name] = seen.get(spec.name, 0) + 1
+        named.append(spec if count == 1 else replace(spec, name=f"{spec.name} ({count})"))
+    return named
+
+
 @dataclass(frozen=True)
 class MatchConfig:
     """Everything that defines a match (times in milliseconds)."""
@@ -332,29 +358,36 @@ class MatchConfig:
     def __post_init__(self) -> None:
         """Refuse settings no match can be played with (ValueError saying what is allowed).
 
+        The bounds are those of ``gridgames match``'s options.
+
         >>> spec = EngineSpec.parse("level:1")
         >>> MatchConfig((spec, spec), tolerance_ms=-5)
         Traceback (most recent call last):
         ...
-        ValueError: tolerance_ms must be a whole number of 0 or more, got -5
+        ValueError: tolerance_ms must be a whole number from 0 to 2147483647, got -5
+        >>> MatchConfig((spec, spec), games=10**3000)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: games must be a whole number from 1 to 1000000, got 1000000000000000...
         """
+        # Two builds of one brain are told apart in the games' lines and records.
+        object.__setattr__(self, "engines", tuple(unique_names(self.engines)))
         if not 0 < self.time_odds < math.inf:
             raise ValueError(f"time_odds must be a number above 0, got {self.time_odds!r}")
-        for name, minimum in (("games", 1), ("concurrency", 1), ("time_ms", 0),
-                              ("match_time_ms", 1), ("tolerance_ms", 0), ("nodes", 1),
-                              ("start_timeout_ms", 1)):
+        # tolerance_ms and start_timeout_ms are not sent to a brain, but a wait that long
+        # is a typing slip, and far longer ones overflow the platform's timers
+        for name, minimum, maximum in (
+                ("games", 1, MAX_GAMES), ("concurrency", 1, MAX_CONCURRENCY),
+                ("time_ms", 0, MAX_TIME_MS), ("match_time_ms", 1, MAX_TIME_MS),
+                ("tolerance_ms", 0, MAX_TIME_MS), ("nodes", 1, MAX_NODES),
+                ("start_timeout_ms", 1, MAX_TIME_MS)):
             value = getattr(self, name)
             if value is None and name in ("match_time_ms", "nodes"):
                 continue
-            if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-                raise ValueError(f"{name} must be a whole number of {minimum} or more, "
-                                 f"got {value!r}")
-        for name in ("tolerance_ms", "start_timeout_ms"):
-            # not sent to a brain, but a wait that long is a typing slip, and far longer
-            # ones overflow the platform's timers
-            if getattr(self, name) > MAX_TIME_MS:
-                raise ValueError(f"{name} must be {MAX_TIME_MS} ms or less, "
-                                 f"got {getattr(self, name)}")
+            if (not isinstance(value, int) or isinstance(value, bool)
+                    or not minimum <= value <= maximum):
+                raise ValueError(f"{name} must be a whole number from {minimum} to {maximum}, "
+                                 f"got {shown_value(value)}")
         check_size(self.width, self.height)
         for name in ("time_ms", "match_time_ms"):
             value = getattr(self, name)
@@ -452,6 +485,7 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
     time_left = [config.game_ms(0), config.game_ms(1)]
     reason = ""
     loser: int | None = None
+    termination = UNKNOWN  # how a brain's error lost the game, as its record says it
     errors: list[str] = []
     while not board.is_game_over():
         side = black if board.to_move is Color.BLACK else 1 - black
@@ -466,7 +500,7 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
         except IllegalEngineMoveError as error:
             loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"
         except EngineTimeoutError:
-            loser, reason = side, f"{names[side]} lost on time"
+            loser, reason, termination = side, f"{names[side]} lost on time", TIME_FORFEIT
         except EngineTerminatedError as error:
             loser, reason = side, f"{names[side]} crashed: {error}"
         except EngineError as error:
@@ -479,26 +513,29 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
             time_left[side] = left
             if left + config.tolerance_ms < 0:
                 loser, reason = side, f"{names[side]} ran out of match time"
+                termination = TIME_FORFEIT
                 errors.append(reason)
                 break
         board.push(reply.move)
         times.append(reply.time_ms)
     if loser is not None:
+        # lost off the board by the brain to move: the record says so (its .psq ends in
+        # the code of that, which records.from_psq reads back)
         loser_color = Color.BLACK if loser == black else Color.WHITE
-        result = Outcome(loser_color.other).result
+        record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
+                                       times_ms=times, loser=loser_color,
+                                       termination=termination)
     else:
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
-            result = "1/2-1/2"
             reason = f"draw: {outcome.draw_reason}" if outcome else "draw"
         else:
-            result = outcome.result
             winner = black if outcome.winner is Color.BLACK else 1 - black
             reason = f"{names[winner]} made five"
-    record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
-                                   times_ms=times)
-    record.result = result
-    return GameResult(number, black, tuple(opening), record, result, reason, errors)
+        record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
+                                       times_ms=times)
+        record.result = "1/2-1/2" if outcome is None else outcome.result
+    return GameResult(number, black, tuple(opening), record, record.result, reason, errors)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,19 @@ def shown(text: str, limit: int = SHOWN_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shown_value(value: object) -> str:
+    """``repr(value)`` for an error message, cut short by :func:`shown`; a whole number
+    of more digits than Python writes out is named as such.
+
+    >>> shown_value(-5), shown_value("x" * 50), shown_value(10**5000)
+    ('-5', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...", 'a number of over 4,300 digits')
+    """
+    try:
+        return shown(repr(value))
+    except ValueError:  # int to text stops at 4,300 digits
+        return "a number of over 4,300 digits"
+
+
 def read_number(digits: str) -> int:
     """The whole number ``digits`` (a sign allowed) writes, for a coordinate or a count: one
     of more than :data:`MAX_DIGITS` digits reads as ±:data:`OFF_EVERY_BOARD`, beyond every

@@ -21,6 +21,42 @@ or by resignation its result with ``"termination": "time forfeit"`` or
 ``"resignation"``. A record whose result the board does not bear out (no five, no
 full board) and that says nothing of how the game ended reads as a game that
 ended off the board in a way not recorded (``"termination": "unknown"``).
+
+A ``.psq`` file ends with a code, which Piskvork writes 0 for a game that ended on
+the board. A game that ended off the board is written with a code that says who
+lost it and how; its tens say who (1 the side to move when the game stopped, 2 the
+side that moved last, 3 nobody: a draw), its units how (5 on time, 6 by
+resignation, 2 otherwise or in a way not recorded):
+
+====  ==========================================================================
+code  ending
+====  ==========================================================================
+0     on the board, or not yet: the board gives the result (Piskvork's normal end)
+15    the side to move lost on time (Piskvork's code for a brain's time out)
+16    the side to move resigned
+-2    the side to move lost otherwise: an illegal move, a crash or a protocol
+      error of its brain (Piskvork's code for a brain's error; 12 reads the same)
+25    the side that moved last lost on time
+26    the side that moved last resigned
+22    the side that moved last lost otherwise
+32    a draw, in a way not recorded
+====  ==========================================================================
+
+A game of a match lost by a brain's error was lost by the brain to move, so its
+file ends in 15 or -2, as Piskvork's tournament files do. Reading, a code that
+is not 0 keeps the result, and the record's ``termination`` says how (``time
+forfeit``, ``resignation`` or ``unknown``); -1 (Piskvork's "not known", from its
+network tournaments) reads as 0, and any other code as -2. A board that shows the
+game over (a five, a full board) gives the result whatever the code.
+
+>>> board = Board(15)
+>>> board.push_many([(7, 7), (8, 8), (6, 6)])
+>>> forfeit = GameRecord.from_board(board, loser=Color.WHITE, termination=TIME_FORFEIT)
+>>> to_psq(forfeit).splitlines()[-1]
+'15'
+>>> again = from_psq(to_psq(forfeit))
+>>> again.result, again.termination
+('1-0', 'time forfeit')
 """
 
 from __future__ import annotations
@@ -239,16 +275,60 @@ def _clipped(line: str) -> str:
     return repr(shown(line, 60))
 
 
+# The ending codes of a .psq file's last line (see the module's docstring): code ->
+# (termination, who lost: the side to move, the side that moved last, or nobody).
+TO_MOVE, MOVED_LAST, NOBODY = "to move", "moved last", "nobody"
+PSQ_ENDINGS: dict[int, tuple[str, str]] = {
+    15: (TIME_FORFEIT, TO_MOVE), 16: (RESIGNATION, TO_MOVE), -2: (UNKNOWN, TO_MOVE),
+    12: (UNKNOWN, TO_MOVE), 25: (TIME_FORFEIT, MOVED_LAST), 26: (RESIGNATION, MOVED_LAST),
+    22: (UNKNOWN, MOVED_LAST), 32: (UNKNOWN, NOBODY),
+}
+# The code written for each ending: Piskvork's own -2 rather than 12.
+_PSQ_CODES = {ending: code for code, ending in PSQ_ENDINGS.items() if code != 12}
+# Piskvork's "not known" (its network tournaments write it for every game).
+PSQ_NOT_KNOWN = -1
+_PSQ_CODE = re.compile(r"-?[0-9]+")
+
+
+def psq_code(record: GameRecord) -> int:
+    """The ``.psq`` ending code of ``record``: 0 when the board bears out its result (or
+    it has none), else the code of who lost and how (see the module's docstring)."""
+    if record.result == "*":
+        return 0
+    try:
+        board = record.to_board()
+    except RecordError:  # moves no board takes: written as they are, the code as ever
+        return 0
+    if board.is_game_over():
+        return 0  # the board says, and a reader believes the board
+    winner = winner_of(record)
+    if winner is None:
+        return _PSQ_CODES[UNKNOWN, NOBODY]  # a draw off the board: how is not recorded
+    who = TO_MOVE if winner.other is board.to_move else MOVED_LAST
+    termination = record.termination if record.termination in TERMINATIONS else UNKNOWN
+    return _PSQ_CODES[termination, who]
+
+
 def to_psq(record: GameRecord) -> str:
-    """Piskvork's layout: 1-based ``x,y,time`` lines, then the two players and a result code."""
+    """Piskvork's layout: 1-based ``x,y,time`` lines, then the two players and the
+    ending code (:func:`psq_code`)."""
     lines = [f"Piskvorky {record.width}x{record.height}, 0:0, 0"]
     times = record.times_ms or [0] * len(record.moves)
     for (x, y), t in zip(record.moves, times, strict=False):
         lines.append(f"{x + 1},{y + 1},{t}")
     for (x, y) in record.moves[len(times):]:
         lines.append(f"{x + 1},{y + 1},0")
-    lines += [record.black or "homo-1", record.white or "homo-2", "0"]
+    lines += [record.black or "homo-1", record.white or "homo-2", str(psq_code(record))]
     return "\n".join(lines)
+
+
+def _read_code(line: str) -> int:
+    """The ending code a line writes (``-?[0-9]+``); one of more than nine digits is none
+    of the table's, and is not converted (Python converts no more than 4,300 digits)."""
+    digits = line.lstrip("-").lstrip("0") or "0"
+    if len(digits) > 9:
+        return 10**9  # another code
+    return -int(digits) if line.startswith("-") else int(digits)
 
 
 def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
@@ -284,6 +364,7 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
         raise RecordError(f"move {len(moves) + 1} ({_clipped(rest[0])}) is not a move: a .psq "
                           "move is x,y,time in whole numbers, like 8,8,0")
     names = [line for line in rest if not line.lstrip("-").isdigit()]
+    codes = [line for line in rest if _PSQ_CODE.fullmatch(line)]
     record = GameRecord(width, height, rule, moves, times)
     # Piskvork names a human player "homo-1" / "homo-2".
     names = ["" if name.startswith("homo-") else name for name in names]
@@ -292,6 +373,13 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     board = record.to_board()
     outcome = board.outcome()
     record.result = "*" if outcome is None else outcome.result
+    code = _read_code(codes[-1]) if codes else 0  # the last line, where Piskvork writes it
+    if outcome is None and code not in (0, PSQ_NOT_KNOWN):
+        # the game stopped off the board: the code says who lost and how
+        termination, who = PSQ_ENDINGS.get(code, PSQ_ENDINGS[-2])
+        loser = {TO_MOVE: board.to_move, MOVED_LAST: board.to_move.other}.get(who)
+        record.result = Outcome(None if loser is None else loser.other).result
+        record.termination = termination
     return record
 
 

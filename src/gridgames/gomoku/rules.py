@@ -78,8 +78,10 @@ class Rule(Enum):
         for rule in cls:
             if rule.value == key:
                 return rule
+        from gridgames.gomoku.notation import shown  # notation imports this module
+
         allowed = ", ".join(r.value for r in cls)
-        raise ValueError(f"unknown rule {name!r}; allowed: {allowed}")
+        raise ValueError(f"unknown rule {shown(name)!r}; allowed: {allowed}")
 
 
 _CODES = {

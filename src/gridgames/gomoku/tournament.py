@@ -27,25 +27,11 @@ from gridgames.gomoku.match import (
     MatchStats,
     records_folder,
     run_match,
+    unique_names,
 )
 
 # The drawn games added to every pairing before the ratings are fitted.
 PRIOR_DRAWS = 1
-
-
-def unique_names(specs: Sequence[EngineSpec]) -> list[EngineSpec]:
-    """The engines with distinct names: a name met again gets " (2)", " (3)"...
-
-    >>> [s.name for s in unique_names([EngineSpec.parse(t) for t in
-    ...     ("/a/pbrain-x", "/b/pbrain-x", "level:3")])]
-    ['pbrain-x', 'pbrain-x (2)', 'level:3']
-    """
-    seen: dict[str, int] = {}
-    named = []
-    for spec in specs:
-        count = seen[spec.name] = seen.get(spec.name, 0) + 1
-        named.append(spec if count == 1 else replace(spec, name=f"{spec.name} ({count})"))
-    return named
 
 
 def pairings(count: int) -> list[tuple[int, int]]:

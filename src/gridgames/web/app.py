@@ -21,7 +21,7 @@ from gridgames.gomoku.records import RecordError
 from gridgames.queens import QueenConflictError
 from gridgames.store import GameStore
 from gridgames.web import api, review
-from gridgames.web.engine import EngineBusyError, EnginePool
+from gridgames.web.engine import EngineBusyError, EnginePool, check_workers
 from gridgames.web.games import GameError, GomokuService
 from gridgames.web.schemas import ErrorBody
 from gridgames.web.security import MAX_BODY_BYTES, BodyLimit, BodyTooLargeError, SecurityHeaders
@@ -116,8 +116,10 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
     At most ``queue_limit`` game moves wait for an engine (default: 4 per worker);
     past it, moves get 429 with Retry-After. Request bodies are limited to
     ``max_body_bytes``. ``on_ready`` is called once the engine workers have loaded
-    the engine, before the first request is served.
+    the engine, before the first request is served. ``workers`` outside 1 to
+    :data:`~gridgames.web.engine.MAX_WORKERS` is refused here, with a ValueError.
     """
+    check_workers(workers)  # now, not once the server is starting
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from gridgames.cli.options import port_number, whole_number
+from gridgames.web.engine import MAX_WORKERS
 
 NAME = "serve"
 HELP = "Start the web app (Gomoku and N-Queens in the browser)"
@@ -21,8 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="port to listen on, 0 to 65535 (0: any free port)")
     parser.add_argument("--db", type=Path, default=None,
                         help="SQLite file for saved games (default: in your data folder)")
-    parser.add_argument("--workers", type=whole_number(1), default=min(2, os.cpu_count() or 1),
-                        help="engine processes (games thinking at the same time)")
+    parser.add_argument("--workers", type=whole_number(1, MAX_WORKERS),
+                        default=min(2, os.cpu_count() or 1),
+                        help=f"engine processes (games thinking at the same time), 1 to "
+                        f"{MAX_WORKERS}")
     parser.add_argument("--queue-limit", type=whole_number(1), default=None,
                         help="most computer moves waiting for an engine before new moves are "
                              "refused with 429 (default: 4 per engine process)")

@@ -39,10 +39,14 @@ from typing import Any, Generic, TypeVar
 from gridgames.gomoku import Board, Point, Rule
 from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult, playing_threads
 from gridgames.gomoku.ai.timing import TimeControl
+from gridgames.gomoku.notation import shown_value
 
 log = logging.getLogger(__name__)
 
 SLOTS = 1024
+# The most engine worker processes: each loads the engine (about 160 MB) and searches on
+# cores of its own; 64 is more than the cores of most servers, about 10 GB to start.
+MAX_WORKERS = 64
 T = TypeVar("T")
 
 # Priorities, most urgent first.
@@ -254,6 +258,22 @@ class Searched:
     queued_ms: int
 
 
+def check_workers(workers: int) -> int:
+    """``workers`` when the pool can start that many engine processes (1 to
+    :data:`MAX_WORKERS`); else a ValueError saying what is allowed.
+
+    >>> check_workers(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be a whole number from 1 to 64, got 0
+    """
+    if (not isinstance(workers, int) or isinstance(workers, bool)
+            or not 1 <= workers <= MAX_WORKERS):
+        raise ValueError(f"workers must be a whole number from 1 to {MAX_WORKERS}, "
+                         f"got {shown_value(workers)}")
+    return workers
+
+
 class EnginePool:
     """Worker processes running engine searches and other CPU-heavy jobs, fed by a
     :class:`FairQueue`.
@@ -265,7 +285,7 @@ class EnginePool:
 
     def __init__(self, workers: int = 2, *, queue_limit: int | None = None,
                  background_wait_s: float = BACKGROUND_WAIT_S) -> None:
-        self.workers = max(1, workers)
+        self.workers = check_workers(workers)
         self.background_wait_s = background_wait_s
         self.queue_limit = max(1, queue_limit if queue_limit is not None else 4 * self.workers)
         self.background_limit = max(2, self.queue_limit // 4)

@@ -1,9 +1,10 @@
 """The game the review tests share: white ignores black's open three at move 10.
 
-Engine moves on both sides (depth 5) until black's h9 makes the open three
-h8-h9-h10; white ignores it (a15), black makes the open four h11 and then five.
-A change of the engine's ordering can change its depth-5 moves: then replay the
-game (``python tests/review_game.py`` prints it) and update it here only.
+The engine's own moves on both sides (depth 5) when the game was written, until
+black's h9 makes the open three h8-h9-h10; white ignores it (a15), black makes the
+open four h11 and then five. The game is kept as it is: the engine now plays
+other depth-5 moves. ``python tests/review_game.py`` prints its current game with
+the same blunder, should another game like this one be needed.
 """
 
 from gridgames.gomoku import Board

@@ -68,8 +68,9 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
         raise UsageError("RECORD is empty: give a .psq or JSON record file, or a position "
                          "string such as h8i9j10")
     path = Path(text)
-    if _is_file(path) or path.suffix.lower() in (".psq", ".json"):
-        if not _is_file(path):
+    is_file = _is_file(path)
+    if is_file or path.suffix.lower() in (".psq", ".json"):
+        if not is_file:
             raise UsageError(f"cannot read the record {shown(text)}: there is no such file")
         try:
             record = load(path, rule or Rule.FREESTYLE)

@@ -518,22 +518,19 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
                 break
         board.push(reply.move)
         times.append(reply.time_ms)
-    if loser is not None:
-        # lost off the board by the brain to move: the record says so (its .psq ends in
-        # the code of that, which records.from_psq reads back)
-        loser_color = Color.BLACK if loser == black else Color.WHITE
-        record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
-                                       times_ms=times, loser=loser_color,
-                                       termination=termination)
-    else:
+    # A game lost off the board by the brain to move says so in its record (its .psq ends
+    # in the code of that, which records.from_psq reads back).
+    loser_color = None if loser is None else Color.BLACK if loser == black else Color.WHITE
+    record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
+                                   times_ms=times, loser=loser_color,
+                                   termination="" if loser is None else termination)
+    if loser is None:
         outcome = board.outcome()
         if outcome is None or outcome.winner is None:
             reason = f"draw: {outcome.draw_reason}" if outcome else "draw"
         else:
             winner = black if outcome.winner is Color.BLACK else 1 - black
             reason = f"{names[winner]} made five"
-        record = GameRecord.from_board(board, black=names[black], white=names[1 - black],
-                                       times_ms=times)
         record.result = "1/2-1/2" if outcome is None else outcome.result
     return GameResult(number, black, tuple(opening), record, record.result, reason, errors)
 

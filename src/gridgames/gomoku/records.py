@@ -68,7 +68,7 @@ from pathlib import Path
 
 from gridgames.gomoku.board import Board, Color, Outcome, Point, check_size
 from gridgames.gomoku.clock import GameClock
-from gridgames.gomoku.notation import shown
+from gridgames.gomoku.notation import read_number, shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
@@ -322,15 +322,6 @@ def to_psq(record: GameRecord) -> str:
     return "\n".join(lines)
 
 
-def _read_code(line: str) -> int:
-    """The ending code a line writes (``-?[0-9]+``); one of more than nine digits is none
-    of the table's, and is not converted (Python converts no more than 4,300 digits)."""
-    digits = line.lstrip("-").lstrip("0") or "0"
-    if len(digits) > 9:
-        return 10**9  # another code
-    return -int(digits) if line.startswith("-") else int(digits)
-
-
 def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     """Read a ``.psq`` file (the rule is not stored in the format, so it is given)."""
     lines = [line.strip() for line in text.removeprefix(_BOM).splitlines()]
@@ -373,7 +364,8 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     board = record.to_board()
     outcome = board.outcome()
     record.result = "*" if outcome is None else outcome.result
-    code = _read_code(codes[-1]) if codes else 0  # the last line, where Piskvork writes it
+    # the last line, where Piskvork writes it; a code too long to convert is none of ours
+    code = read_number(codes[-1]) if codes else 0
     if outcome is None and code not in (0, PSQ_NOT_KNOWN):
         # the game stopped off the board: the code says who lost and how
         termination, who = PSQ_ENDINGS.get(code, PSQ_ENDINGS[-2])

@@ -12,12 +12,11 @@ from gridgames.cli.options import whole_number
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE
 from gridgames.gomoku.match import MAX_CONCURRENCY, MAX_GAMES, MAX_NODES, MAX_TIME_MS
 from gridgames.gomoku.notation import shown
-from gridgames.web.engine import MAX_WORKERS
+from gridgames.web.engine import MAX_QUEUE_LIMIT, MAX_WORKERS
 
 # (command and the arguments it needs, option, its minimum)
 OPTIONS = [
     (["puzzle"], "--id", 1),
-    (["serve"], "--queue-limit", 1),
     (["match", "level:1", "level:1"], "--seed", 0),
     (["brain"], "--seed", 0),
 ]
@@ -46,6 +45,7 @@ BOUNDED = [
     (["tournament", "level:1", "level:2"], "--games", 1, MAX_GAMES),
     (["tournament", "level:1", "level:2"], "--concurrency", 1, MAX_CONCURRENCY),
     (["serve"], "--workers", 1, MAX_WORKERS),
+    (["serve"], "--queue-limit", 1, MAX_QUEUE_LIMIT),
 ]
 # (command and the arguments it needs, option, its least and greatest number of seconds)
 SECONDS = [

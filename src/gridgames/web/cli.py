@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
 
 from gridgames.cli.options import port_number, whole_number
-from gridgames.web.engine import MAX_WORKERS
+from gridgames.web.engine import MAX_QUEUE_LIMIT, MAX_WORKERS
 
 NAME = "serve"
 HELP = "Start the web app (Gomoku and N-Queens in the browser)"
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=min(2, os.cpu_count() or 1),
                         help=f"engine processes (games thinking at the same time), 1 to "
                         f"{MAX_WORKERS}")
-    parser.add_argument("--queue-limit", type=whole_number(1), default=None,
+    parser.add_argument("--queue-limit", type=whole_number(1, MAX_QUEUE_LIMIT), default=None,
                         help="most computer moves waiting for an engine before new moves are "
                              "refused with 429 (default: 4 per engine process)")
 
@@ -61,7 +62,16 @@ def _database_problem(db: Path) -> str | None:
     return None
 
 
+def _exit_on_terminate(signum: int, _frame: object) -> None:
+    # uvicorn stops the server on SIGTERM and then raises the signal again; its default
+    # action would end the process before Python's clean-up (the engine pool's
+    # semaphores, leaked with a warning). Leave as an exit instead, with the status the
+    # signal gives.
+    raise SystemExit(128 + signum)
+
+
 def run(args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, _exit_on_terminate)
     # Bind first: a taken port is reported at once, before the slow imports.
     try:
         sock = _bind(args.host, args.port)

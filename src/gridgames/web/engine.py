@@ -47,6 +47,7 @@ SLOTS = 1024
 # The most engine worker processes: each loads the engine (about 160 MB) and searches on
 # cores of its own; 64 is more than the cores of most servers, about 10 GB to start.
 MAX_WORKERS = 64
+MAX_QUEUE_LIMIT = 1_000_000  # computer moves waiting: far beyond what a server can serve
 T = TypeVar("T")
 
 # Priorities, most urgent first.

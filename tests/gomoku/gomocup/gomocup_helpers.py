@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -23,17 +24,34 @@ def brain_command(*args: str) -> list[str]:
 class BrainProcess:
     """Our brain in a subprocess, spoken to line by line with a deadline on every read."""
 
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(brain_command(*args), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def __init__(self, *args: str, env: dict[str, str] | None = None,
+                 command: list[str] | None = None) -> None:
+        self.proc = subprocess.Popen(command or brain_command(*args), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=None if env is None else {**os.environ, **env})
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self.errors: list[str] = []  # stderr, line by line
         threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._pump_errors, daemon=True).start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
         for raw in iter(self.proc.stdout.readline, b""):
             self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
         self.lines.put((time.perf_counter(), None))
+
+    def _pump_errors(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in iter(self.proc.stderr.readline, b""):
+            self.errors.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
+
+    def rest(self, timeout: float = 10.0) -> list[str]:
+        """Every line written from now until the brain exits (which it must, in time)."""
+        self.proc.wait(timeout=timeout)
+        lines = []
+        while (line := self.lines.get(timeout=timeout)[1]) is not None:
+            lines.append(line)
+        return lines
 
     def send(self, *lines: str, raw: bytes | None = None) -> float:
         """Send lines (CR LF ended, as Piskvork does); return the time they were sent."""

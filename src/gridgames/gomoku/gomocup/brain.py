@@ -72,8 +72,9 @@ InfoSink = Callable[["SearchInfo"], None]
 
 NAME = "gridgames"
 DEFAULT_TURN_MS = 5_000
-# Below this the process cannot even hold the interpreter and the compiled kernels.
-MIN_MEMORY = 64 << 20
+# Below this the process cannot hold the interpreter, numba, the compiled kernels and
+# the 16 MB table: its peak working set was about 210 MB on Linux, on boards up to 64.
+MIN_MEMORY = 256 << 20
 # The most search threads INFO thread_num and --threads may ask for.
 MAX_THREADS = 8
 # The largest max_depth and max_node taken as limits, the most a Limit takes (ai.limits
@@ -162,6 +163,7 @@ class Brain:
         self.game_type = 1
         self.pending_error: str | None = None  # an unknown INFO rule, refused next
         self.stop = threading.Event()  # stops the current search (YXSTOP)
+        self.stop_asked = 0.0  # when a stop was last read (perf_counter)
         self.quit = threading.Event()  # END was read: stop everything
         self.thinking = False
         self.finished = False
@@ -431,10 +433,14 @@ class Brain:
                  fallback: Callable[[], T], received: float, *, instant: bool) -> T:
         """Run ``task(on_info, stop)``; when stopped or out of time, return ``fallback()``."""
         self.stop.clear()
+        if self.stop_asked > received:  # read after this command, before its search began
+            self.stop.set()
         self._last_info = None
         self.thinking = True
         try:
-            if not self.worker or instant:
+            if instant and not self._kernels_ready():
+                value = fallback()  # a first run still compiles the search: no waiting
+            elif not self.worker or instant:
                 value = task(self._on_info, _Either(self.stop, self.quit))
             elif not self._engine_ready(self._deadline(received)):
                 value = fallback()  # still compiling (a first run): the instant move
@@ -447,6 +453,12 @@ class Brain:
         if self.quit.is_set():
             raise Interrupted
         return value
+
+    def _kernels_ready(self) -> bool:
+        """Whether the search's kernels are loaded (a first run compiles them after START;
+        until then a search would wait for the compile, and only the greedy scorer,
+        loaded before START's answer, plays at once)."""
+        return self._preparing is None or not self._preparing.is_alive()
 
     def _engine_ready(self, deadline: float | None) -> bool:
         """Wait for the background preparation, until ``deadline`` at the latest.
@@ -469,7 +481,14 @@ class Brain:
         receiver, sender = multiprocessing.Pipe(duplex=False)
         # A bare fork: multiprocessing.Process would close stdin in the child, which
         # blocks on the lock the reader thread holds.
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            # No process to spare (a process limit, a sandbox, memory): search here,
+            # where the search's own clock and the stop signals still hold.
+            receiver.close()
+            sender.close()
+            return task(self._on_info, _Either(self.stop, self.quit))
         if pid == 0:  # the worker: search, report, leave without any clean-up
             try:
                 receiver.close()
@@ -503,8 +522,10 @@ class Brain:
         finally:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
             receiver.close()
+            # Reaped on a thread: on a busy machine a killed search took up to a quarter
+            # of a second to exit, and the reply must not wait for that.
+            threading.Thread(target=_reap, args=(pid,), name="reap", daemon=True).start()
 
     def _quick_move(self, board: Board) -> Point:
         """The best move known so far, or the greedy scorer's (instant) when none is."""
@@ -515,12 +536,17 @@ class Brain:
 
         return think(board, Limit(depth=0), seed=self._rng.randrange(1 << 30)).move
 
-    def _search_memory(self) -> SearchMemory:
-        """The engine's tables, kept from move to move (forked searches write into them)."""
+    def _search_memory(self) -> SearchMemory | None:
+        """The engine's tables, kept from move to move when the brain searches in its own
+        process. A forked search starts every move from an empty table: a table kept
+        from move to move in memory the forks share measured far weaker (16-52-6 over
+        74 games at 200 ms a move against this brain; see the engine history)."""
+        if self.worker:
+            return None
         if self._memory is None:
             from gridgames.gomoku.ai import SearchMemory
 
-            self._memory = SearchMemory(shared=self.worker)
+            self._memory = SearchMemory()
         return self._memory
 
     def _think(self, board: Board, received: float) -> Point:
@@ -586,7 +612,7 @@ class Brain:
         def fallback() -> list[SearchResult]:
             from gridgames.gomoku.ai import Limit, think
 
-            return [think(board, Limit(depth=1))]
+            return [think(board, Limit(depth=1 if self._kernels_ready() else 0))]
 
         results = self._compute(task, fallback, received, instant=budget <= 0)
         for number, result in enumerate(results, start=1):
@@ -605,6 +631,9 @@ class Brain:
         if word == "DONE":
             self._block = None
             self._finish_block(command, lines, received)
+        elif word == "END":
+            self._block = None  # the manager is done: nothing more is written
+            self.handle(text, received)
         elif word in BLOCKS or word in self._handlers:
             # A command inside the block: the manager forgot DONE.
             self._block = None
@@ -685,6 +714,9 @@ class Brain:
             return decide(board, budget, self.limit_for, stop=stop, rng=random.Random(seed))
 
         def fallback() -> Swap2Answer:
+            if board.move_stack and not self._kernels_ready():
+                # Still compiling (a first run): the greedy scorer's fourth or sixth stone.
+                return Swap2Answer.place(self._quick_move(board))
             return decide(board, 0, self.limit_for, rng=random.Random(seed))
 
         answer = self._compute(task, fallback, received, instant=budget <= 0)
@@ -729,6 +761,10 @@ class Brain:
                 raise CommandError(f"{number} bytes is too little memory; "
                                    f"this brain needs at least {MIN_MEMORY >> 20} MB")
             setattr(self, key, number)
+            if key == "timeout_match" and number == 0:
+                # An unlimited match: the time left of a match before it applies no more
+                # (a manager need not send time_left then).
+                self.time_left = None
         elif key == "thread_num":
             number = parse_int(value, key)
             if number < 1:
@@ -798,6 +834,11 @@ class Brain:
         self.finished = True
 
 
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
 def _prepare_in_background() -> threading.Thread:
     """Load the greedy player's kernels now and the search's on a thread of their own
     (compiling them on a first run, with progress on stderr)."""
@@ -831,14 +872,16 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
     lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
 
     def take(text: str) -> None:
+        now = time.perf_counter()
         word = text.strip().partition(" ")[0].upper()
         if word in URGENT:
+            brain.stop_asked = now
             if brain.thinking:
                 brain.stop.set()
             if word == "END":
                 brain.quit.set()
                 _exit_soon(sink)
-        lines.put((time.perf_counter(), text))
+        lines.put((now, text))
 
     def read() -> None:
         # Lines may end with CR LF, LF or CR alone; undecodable bytes become U+FFFD.

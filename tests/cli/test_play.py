@@ -16,7 +16,7 @@ from gridgames.cli.gomoku_game import Settings
 from gridgames.cli.main import main
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
-from gridgames.gomoku.records import GameRecord, save, to_json
+from gridgames.gomoku.records import GameRecord, load, save, to_json
 
 PROGRAM = [sys.executable, "-m", "gridgames.cli.main", "play"]
 MENU_PROMPT = "Select an option (1-5): "
@@ -103,7 +103,7 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
     assert "8  *o**o**o**o**o* .  ." in (child.before or "")
 
     answer(child, "Play again? (Y/N): ", "maybe")
-    child.expect_exact("Please answer Y or N.")
+    child.expect_exact("Please answer Y or N (or save FILE to keep this game).")
     answer(child, "Play again? (Y/N): ", "y")
     child.expect_exact("It is now player 1's (o) turn to move")
     assert "[" not in (child.before or "") and " x " not in (child.before or "")  # empty board
@@ -166,9 +166,10 @@ def test_settings_then_a_game_against_the_computer_with_hint_and_undo(tmp_path):
     child.expect_exact("P  Q  R  S")
     you = "Player 1 (@)"
     move(child, you, "10 J")
-    child.expect(r"Computer \(x\) plays \d+ [A-S] \(score ", timeout=ENGINE_TIMEOUT)
+    # level 1 does not search: no score (it was always 0, for a five too) nor depth
+    child.expect(r"Computer \(x\) plays \d+ [A-S]\r\n", timeout=ENGINE_TIMEOUT)
     move(child, you, "hint")
-    child.expect(r"Hint for Player 1 \(@\): \d+ [A-S] \(score ", timeout=ENGINE_TIMEOUT)
+    child.expect(r"Hint for Player 1 \(@\): \d+ [A-S]\r\n", timeout=ENGINE_TIMEOUT)
     move(child, you, "undo")
     child.expect(r"Took back 10 J and \d+ [A-S]\.")
     move(child, you, "undo")
@@ -343,6 +344,8 @@ def test_print_a_loaded_psq_game(tmp_path):
     (["--level", "99"], "unknown level"),
     (["--symbols", "oo"], "the two players need different symbols"),
     (["--symbols", "o"], "give exactly two characters"),
+    # a combining accent has no width of its own: it would shift the board's columns
+    (["--symbols", "\u0301x"], "is not a single visible character"),
 ])
 def test_bad_options(capsys, args, message):
     # --time and --pause are refused by argparse: tests/cli/test_options.py
@@ -512,8 +515,8 @@ def test_save_and_load_read_a_tilde_as_the_home_folder(tmp_path):
     home.mkdir()
     result = run_typed("--size", "9", lines=["2", "1 a", "save ~/game.json", "load ~/game.json",
                                              "quit", "4"], cwd=tmp_path, home=home)
-    assert "Saved 1 moves to ~/game.json." in result.stdout
-    assert "Loaded ~/game.json: freestyle, 9x9, 1 moves." in result.stdout
+    assert "Saved 1 move to ~/game.json." in result.stdout
+    assert "Loaded ~/game.json: freestyle, 9x9, 1 move." in result.stdout
     assert (home / "game.json").is_file() and not (tmp_path / "~").exists()
 
 
@@ -522,3 +525,22 @@ def test_the_instructions_list_every_command_of_the_move_prompt(tmp_path):
     text = " ".join(result.stdout.split())
     assert ("At the move prompt you can also type undo, hint, hint N (the N best moves), "
             "resign, save FILE, load FILE, help or quit (back to the main menu).") in text
+    # black's, not player 1's: an opening rule may give player 1 white
+    assert "when black is to move, the points black may not play" in text
+
+
+def test_a_game_over_can_still_be_saved(tmp_path):
+    """The move prompt goes with the game's end: save FILE at "Play again?" keeps the game,
+    a resignation too, which nothing else in the terminal could record."""
+    five = ["1 a", "2 a", "1 b", "2 b", "1 c", "2 c", "1 d", "2 d", "1 e"]
+    result = run_typed("--size", "9", lines=["2", *five, "save won.json", "n",
+                                             "2", "5 e", "resign", "save", "save lost.json",
+                                             "n", "4"], cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.count("Type save FILE to keep a record of this game.") == 2
+    assert "Saved 9 moves to won.json." in result.stdout
+    assert "Usage: save FILE (FILE.psq for Piskvork format, else JSON)." in result.stdout
+    won = load(tmp_path / "won.json")
+    assert (won.result, len(won.moves)) == ("1-0", 9)
+    lost = load(tmp_path / "lost.json")
+    assert (lost.result, lost.termination, len(lost.moves)) == ("1-0", "resignation", 1)

@@ -139,6 +139,7 @@ def test_settings_menu_changes_every_setting():
     (("o", "!"), "used to draw the board"),
     ((" ", "x"), "not a single visible character"),
     (("ｏ", "x"), "not a single visible character"),  # full width: two columns on screen
+    (("o", "\u20dd"), "not a single visible character"),  # an enclosing circle: no width
 ])
 def test_symbol_rules(symbols, problem):
     found = play.symbols_problem(symbols)

@@ -523,3 +523,58 @@ def test_ctrl_c_while_the_computer_decides_its_opening_exits_cleanly(tmp_path: P
     child.close()
     assert "Traceback" not in (child.before or "")
     assert child.exitstatus == 130
+
+
+def saved_during_swap2(path: Path) -> None:
+    """A 15x15 game saved (as the web app saves it) with player 2 to choose a colour."""
+    opening = Opening.replay(OpeningRule.SWAP2, Board(15), ["place h8", "place i9", "place j10"])
+    save(GameRecord.from_board(opening.board, opening=opening), path)
+
+
+def test_a_game_saved_during_its_opening_goes_on_with_the_opening(tmp_path: Path):
+    """Such a game once went straight on to white's move: player 2's choice was skipped."""
+    saved_during_swap2(tmp_path / "swap2.json")
+    child = spawn("--load", "swap2.json", cwd=tmp_path)
+    child.expect_exact("The game was saved during the opening, after 3 steps; it goes on "
+                       "from there.")
+    answer(child, "Player 2, type black, white or a point: ", "white")
+    child.expect_exact("The opening is over: player 1 plays black (o); player 2 plays white "
+                       "(x).")
+    answer(child, "Player 2 (x) make a move: ", "1 A")
+    answer(child, "Player 1 (o) make a move: ", "quit")
+    answer(child, MENU_PROMPT, "4")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    assert child.exitstatus == 0
+
+
+def test_a_game_saved_during_its_opening_loaded_at_the_move_prompt(tmp_path: Path):
+    saved_during_swap2(tmp_path / "swap2.json")
+    child = spawn("--size", "19", cwd=tmp_path)
+    answer(child, MENU_PROMPT, "2")
+    answer(child, "Player 1 (o) make a move: ", "10 J")
+    answer(child, "Player 2 (x) make a move: ", "load swap2.json")
+    child.expect_exact("Loaded swap2.json: a 15x15 game saved during its Swap2 opening, "
+                       "which goes on.")
+    answer(child, "Player 2, type black, white or a point: ", "black")
+    child.expect_exact("The opening is over: player 1 plays white (x); player 2 plays black "
+                       "(o).")
+    answer(child, "Player 1 (x) make a move: ", "15 O")  # the saved game's 15x15 board
+    answer(child, "Player 2 (o) make a move: ", "quit")
+    answer(child, MENU_PROMPT, "4")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    assert child.exitstatus == 0
+
+
+def test_moves_cannot_be_added_to_a_game_saved_during_its_opening(tmp_path: Path):
+    saved_during_swap2(tmp_path / "swap2.json")
+    result = subprocess.run([sys.executable, "-m", "gridgames.cli.main", "play", "--load",
+                             "swap2.json", "--moves", "a1"], cwd=tmp_path, input="4\n",
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "gridgames play: --moves: the game in swap2.json was saved during its Swap2 opening: "
+        "no move can be added before the opening is over; leave out --moves to finish it\n")

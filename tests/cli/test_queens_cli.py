@@ -300,3 +300,21 @@ def test_a_reader_that_stops_early_ends_the_command_without_a_traceback() -> Non
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 1
     assert stderr == ""
+
+
+def test_one_queen_and_bad_sizes_are_told_in_sentences() -> None:
+    child = spawn()
+    prompt(child)
+    child.sendline("size 0")
+    child.expect_exact("Board size must be between 1 and 26, not 0.\r\n")
+    prompt(child)
+    child.sendline("size 1")
+    child.expect_exact("New 1×1 board: place 1 queen.")
+    prompt(child)
+    child.sendline("a1")
+    child.expect_exact("Congratulations! The queen is placed, and nothing can attack it.")
+    prompt(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -43,6 +43,7 @@ from .gomoku_view import (
     render_board,
     unplayable_reason,
 )
+from .terminal import ask
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
@@ -161,10 +162,12 @@ class Console:
     def __init__(self, *, color: bool | None = None) -> None:
         self.is_tty = sys.stdout.isatty()
         self.color = color_supported(self.is_tty) if color is None else color
+        # the status line is erased with an escape code, which a dumb terminal prints
+        self.shows_status = self.is_tty and os.environ.get("TERM", "") != "dumb"
 
     def ask(self, prompt: str) -> str:
         """One line of input (EOFError at the end of input)."""
-        return input(prompt)
+        return ask(prompt)
 
     def say(self, text: str = "") -> None:
         print(text, flush=True)
@@ -175,14 +178,27 @@ class Console:
 
     def status(self, text: str) -> None:
         """A transient line that the next status or clear_status overwrites (terminals only)."""
-        if self.is_tty:
+        if self.shows_status:
             sys.stdout.write("\r\x1b[K" + text[: self.columns - 1])
             sys.stdout.flush()
 
     def clear_status(self) -> None:
-        if self.is_tty:
+        if self.shows_status:
             sys.stdout.write("\r\x1b[K")
             sys.stdout.flush()
+
+
+def search_details(result: SearchResult) -> str:
+    """`` (score +35, depth 9)`` after a move the engine found, or nothing when it did not
+    search (the greedy level): its score is then 0 whatever the move, a five included."""
+    if not result.depth:
+        return ""
+    return f" (score {result.score_text}, depth {result.depth})"
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @functools.cache
@@ -242,6 +258,7 @@ def think(console: Console, board: Board, limit: Limit, activity: str,
 class GameEnd(Enum):
     FINISHED = "finished"
     QUIT = "quit"
+    OPENING = "opening"  # a game saved during its opening was loaded: the opening goes on
 
 
 class Game:
@@ -265,6 +282,8 @@ class Game:
         # it has not), and who lost it (None for a draw)
         self.loser: Color | None = None
         self.termination = ""
+        # a game loaded with ``load`` that was saved during its opening, which goes on
+        self.opening_to_finish: GameRecord | None = None
         self.begin_with(opening)
 
     def begin_with(self, opening: Opening | None) -> None:
@@ -318,6 +337,8 @@ class Game:
                         self.clock.since = time.time()
             elif not self.human_turn(color):
                 return GameEnd.QUIT
+            if self.opening_to_finish is not None:
+                return GameEnd.OPENING
 
     # -- the clock -----------------------------------------------------------
 
@@ -408,10 +429,7 @@ class Game:
         if not self.moved_in_time(color):
             return True
         self.board.push(result.move)
-        details = f"score {result.score_text}"
-        if result.depth:
-            details += f", depth {result.depth}"
-        self.console.say(f"{name} plays {format_move(result.move)} ({details})")
+        self.console.say(f"{name} plays {format_move(result.move)}{search_details(result)}")
         self.show_board()
         return True
 
@@ -436,7 +454,7 @@ class Game:
         opening = record.replay_opening()
         if loaded_from is not None:
             self.console.say(f"Loaded {loaded_from}: {board.rule.value}, "
-                             f"{board.width}x{board.height}, {len(board)} moves.")
+                             f"{board.width}x{board.height}, {counted(len(board), 'move')}.")
         self.board = board
         self.prepared_move = None
         self.begin_with(opening)  # its opening's stones stay, and who had black
@@ -527,10 +545,7 @@ class Game:
         except Exception as error:  # an engine fault costs the hint, not the game
             self.console.say(f"No hint available: {error}")
             return
-        details = f"score {result.score_text}"
-        if result.depth:
-            details += f", depth {result.depth}"
-        self.console.say(f"Hint for {name}: {format_move(result.move)} ({details})")
+        self.console.say(f"Hint for {name}: {format_move(result.move)}{search_details(result)}")
 
     def hint_candidates(self, argument: str) -> None:
         """``hint N``: the engine's N best moves, each with its score for the side to move."""
@@ -571,7 +586,7 @@ class Game:
         except OSError as error:
             self.console.say(f"Could not save to {shown(path)}: {error.strerror or error}.")
             return
-        self.console.say(f"Saved {len(self.board)} moves to {path}.")
+        self.console.say(f"Saved {counted(len(self.board), 'move')} to {path}.")
 
     def load(self, path: str) -> bool:
         if self.clock is not None:
@@ -582,7 +597,14 @@ class Game:
             self.console.say("Usage: load FILE (a .psq or JSON game record).")
             return False
         try:
-            self.resume(load(os.path.expanduser(path), rule=self.board.rule), loaded_from=path)
+            record = load(os.path.expanduser(path), rule=self.board.rule)
+            opening = record.replay_opening()
+            if opening is not None and not opening.done:
+                self.console.say(f"Loaded {path}: a {record.width}x{record.height} game saved "
+                                 f"during its {opening.rule.display_name} opening, which goes on.")
+                self.opening_to_finish = record
+                return True
+            self.resume(record, loaded_from=path)
         except RecordError as error:
             self.console.say(f"Load failed: {error}")
             return False

@@ -15,7 +15,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from gridgames.gomoku import Color, IllegalMoveError, InvalidMoveError, Point
+from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point
 from gridgames.gomoku.notation import shown
 from gridgames.gomoku.opening_rules import Opening, OpeningError, Player
 
@@ -134,13 +134,20 @@ class OpeningPhase:
     computer's decided, until the colours are settled."""
 
     def __init__(self, settings: Settings, console: Console, *,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, resumed: Opening | None = None) -> None:
+        """A new opening under the settings' rule, or the ``resumed`` one (a loaded game
+        saved during its opening) from where it stopped."""
         self.settings = settings
         self.console = console
         self.rng = rng
         self.style = Style(settings.symbols, console.color)
-        self.opening = Opening(settings.opening, settings.new_board(), name=format_move)
+        if resumed is None:
+            self.opening = Opening(settings.opening, settings.new_board(), name=format_move)
+        else:  # replayed to name its points as the screen does
+            self.opening = Opening.replay(resumed.rule, empty_board(resumed), resumed.history,
+                                          max_offers=resumed.max_offers, name=format_move)
         self.prepared_move: Point | None = None
+        self.resumed = resumed is not None
 
     # -- names ---------------------------------------------------------------
 
@@ -188,7 +195,15 @@ class OpeningPhase:
         say = self.console.say
         say()
         say(f"{rule.display_name} opening: {rule.description}.")
-        if self.settings.mode is Mode.HUMAN_COMPUTER:
+        if self.resumed:
+            steps = len(self.opening.history)
+            say(f"The game was saved during the opening, after {steps} "
+                f"step{'s' if steps != 1 else ''}; it goes on from there.")
+            if self.settings.mode is Mode.HUMAN_COMPUTER:
+                say("You are player 1; the computer is player 2.")
+            elif self.settings.mode is Mode.COMPUTER_HUMAN:
+                say("The computer is player 1; you are player 2.")
+        elif self.settings.mode is Mode.HUMAN_COMPUTER:
             say("You are player 1: you begin the opening; the computer is player 2.")
         elif self.settings.mode is Mode.COMPUTER_HUMAN:
             say("The computer is player 1 and begins the opening; you are player 2.")
@@ -272,7 +287,7 @@ class OpeningPhase:
         except Exception as error:  # an engine fault costs the hint, not the game
             self.console.say(f"No hint available: {error}")
             return
-        trial = Opening.replay(opening.rule, self.settings.new_board(), opening.history,
+        trial = Opening.replay(opening.rule, empty_board(opening), opening.history,
                                max_offers=opening.max_offers, name=format_move)
         done = self.apply_and_describe(decision.actions, trial)
         self.console.say(f"Hint: in your place the computer {done}.")
@@ -322,6 +337,12 @@ class OpeningPhase:
         named = f" ({opening.renju_name})" if opening.renju_name else ""
         self.console.say(f"The opening is over{named}: {who}.")
         self.console.say(sentence(f"{self.colored(opening.board.to_move)} moves next"))
+
+
+def empty_board(opening: Opening) -> Board:
+    """An empty board like the opening's (a loaded game's may not be the settings')."""
+    board = opening.board
+    return Board(board.width, board.height, rule=board.rule)
 
 
 def listed(names: list[str]) -> str:

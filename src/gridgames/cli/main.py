@@ -8,9 +8,12 @@ only when their subcommand runs, so ``gridgames --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
+import io
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 
 from gridgames import __version__
@@ -48,8 +51,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What a terminal without these characters shows for them (its locale is not UTF-8).
+PLAIN = {"×": "x", "→": "->", "≥": ">=", "±": "+/-"}
+PLAIN_ERRORS = "gridgames-plain"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler that writes ``8x8`` for ``8×8`` and ``Soosorv`` for
+    ``Soosõrv`` where the output's encoding has no such character, ``?`` for the rest."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = "".join(
+        PLAIN.get(char) or unicodedata.normalize("NFKD", char).encode("ascii", "ignore")
+        .decode("ascii") or "?"
+        for char in error.object[error.start:error.end]
+    )
+    return text, error.end
+
+
+def _plain_terminal() -> None:
+    """Let stdout and stderr print every message on a terminal whose encoding lacks some
+    of its characters (a C or Latin-1 locale), and stdin read any bytes typed, rather
+    than fail with a UnicodeError."""
+    codecs.register_error(PLAIN_ERRORS, _plain)  # here: importing the module changes nothing
+    for stream in (sys.stdout, sys.stderr):
+        if (isinstance(stream, io.TextIOWrapper)
+                and codecs.lookup(stream.encoding).name != "utf-8"):
+            stream.reconfigure(errors=PLAIN_ERRORS)
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        sys.stdin.reconfigure(errors="replace")  # what cannot be read is refused as typed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    _plain_terminal()
     parser = build_parser()
     if args_list and not args_list[0].startswith("-"):
         name = args_list[0]

@@ -53,8 +53,9 @@ space and the column letter (ex. "14 A"), or the column letter then the row
 number ("A14"); small letters work too. What you see on the board is what
 you type.
 
-The last move is shown in brackets, like [o]. Under renju, the points
-player 1 may not play (double three, double four, overline) are marked !.
+The last move is shown in brackets, like [o]. Under renju, when black is to
+move, the points black may not play (double three, double four, overline)
+are marked ! (black is player 1 unless an opening rule gives it to player 2).
 When one of the players has five in a row, the game ends, the winning line
 is marked with stars (*o*) and the winner is announced.
 
@@ -68,7 +69,8 @@ begins with the colours the opening gave: player 1 may end up with white.
 {openings}
 
 At the move prompt you can also type undo, hint, hint N (the N best moves),
-resign, save FILE, load FILE, help or quit (back to the main menu).
+resign, save FILE, load FILE, help or quit (back to the main menu). Once a
+game is over, save FILE at the "Play again?" prompt keeps it.
 
 Good luck!"""
 
@@ -211,8 +213,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 def symbol_problem(symbol: str) -> str | None:
     """Why this one player symbol cannot be used, or ``None`` if it can."""
+    # a wide character takes two columns, a combining one none: either shifts the board
     if (len(symbol) != 1 or not symbol.isprintable() or symbol.isspace()
-            or unicodedata.east_asian_width(symbol) in ("W", "F")):
+            or unicodedata.east_asian_width(symbol) in ("W", "F")
+            or unicodedata.category(symbol) in ("Mn", "Me")):
         return f"{shown(symbol)!r} is not a single visible character"
     if symbol in RESERVED:
         return f"{symbol!r} is used to draw the board; choose another character"
@@ -251,6 +255,11 @@ def starting_record(args: argparse.Namespace, settings: Settings) -> GameRecord 
         if termination and args.moves.strip():
             raise ValueError(f"--moves: the game in {args.load} is over "
                              f"({ending_text(loser, termination)}): no move can be added")
+        opening = record.replay_opening()
+        if opening is not None and not opening.done and args.moves.strip():
+            raise ValueError(f"--moves: the game in {args.load} was saved during its "
+                             f"{opening.rule.display_name} opening: no move can be added "
+                             "before the opening is over; leave out --moves to finish it")
         start = len(board)
         for number, point in enumerate(
             parse_position(args.moves, board.width, board.height), start=start + 1
@@ -364,11 +373,32 @@ def play_games(settings: Settings, console: Console, start: Board | GameRecord |
     given = start
     while True:
         game = new_game(settings, console, given)
-        if game is None or game.play() is GameEnd.QUIT:
+        if game is None:
             return
-        if not ask_yes_no(console, "Play again? (Y/N): "):
+        end = game.play()
+        if end is GameEnd.OPENING:  # loaded at the prompt: its opening goes on
+            given = game.opening_to_finish
+            continue
+        if end is GameEnd.QUIT or not play_again(console, game):
             return
         given = None
+
+
+def play_again(console: Console, game: Game) -> bool:
+    """Whether to play another game; ``save FILE`` here keeps the one just over, which the
+    move prompt, gone with the game's end, can no longer do."""
+    console.say("Type save FILE to keep a record of this game.")
+    while True:
+        answer = console.ask("Play again? (Y/N): ").strip()
+        word, _, path = answer.partition(" ")
+        if word.lower() == "save":
+            game.save(path.strip())
+            continue
+        if answer.lower() in ("y", "yes"):
+            return True
+        if answer.lower() in ("n", "no"):
+            return False
+        console.say("Please answer Y or N (or save FILE to keep this game).")
 
 
 def new_game(settings: Settings, console: Console,
@@ -376,6 +406,9 @@ def new_game(settings: Settings, console: Console,
     """A game from ``start`` (a position, or a game given with --load or --moves), or after
     an opening under the settings' opening rule (``None`` when the opening is left with
     quit)."""
+    unfinished = start.replay_opening() if isinstance(start, GameRecord) else None
+    if unfinished is not None and not unfinished.done:  # saved during its opening
+        return run_opening(OpeningPhase(settings, console, resumed=unfinished))
     if settings.opening is OpeningRule.FREE or start is not None:
         if start is not None and settings.opening is not OpeningRule.FREE:
             console.say(f"The game starts from the position given, so there is no "
@@ -390,17 +423,12 @@ def new_game(settings: Settings, console: Console,
     except OpeningError as error:  # a board too small for the rule
         console.say(f"{error}; choose another opening rule or a larger board in Settings.")
         return None
+    return run_opening(phase)
+
+
+def run_opening(phase: OpeningPhase) -> Game | None:
+    """The game after the opening (``None`` when it is left with quit)."""
     return phase.game() if phase.run() else None
-
-
-def ask_yes_no(console: Console, prompt: str) -> bool:
-    while True:
-        answer = console.ask(prompt).strip().lower()
-        if answer in ("y", "yes"):
-            return True
-        if answer in ("n", "no"):
-            return False
-        console.say("Please answer Y or N.")
 
 
 def ask_choice(console: Console, title: str, options: list[str], current: int) -> int:

@@ -40,6 +40,8 @@ from gridgames.queens.backtracking import DEFAULT_LIMIT, MAX_LIMIT, backtrack
 from gridgames.queens.board import Square
 from gridgames.queens.counter import MAX_N
 
+from .terminal import ask
+
 NAME = "queens"
 HELP = "The N-Queens puzzle: play it, solve it, count solutions"
 
@@ -409,10 +411,10 @@ class Game:
         try:
             print(self.instructions())
             warm_up(stderr_report("the queens solver"))
-            input("\nPress Enter to continue.")
+            ask("\nPress Enter to continue.")
             self.show()
             while True:
-                line = input(f"queens ({len(self.placement)}/{self.n})> ")
+                line = ask(f"queens ({len(self.placement)}/{self.n})> ")
                 if not self.handle(line):
                     return 0
         except (EOFError, KeyboardInterrupt):
@@ -456,7 +458,8 @@ class Game:
                 self.toggle(line)
         except InputError as error:
             message = str(error)
-            print(message[:1].upper() + message[1:])
+            ending = "" if message.endswith(".") else "."  # shared with the command's errors
+            print(message[:1].upper() + message[1:] + ending)
         return True
 
     def toggle(self, text: str) -> None:
@@ -480,14 +483,18 @@ class Game:
         print(f"Placed a queen on {name}.")
         self.show()
         if self.placement.is_solution:
-            print(f"Congratulations! All {self.n} queens are placed and none attacks another.")
+            if self.n == 1:
+                print("Congratulations! The queen is placed, and nothing can attack it.")
+            else:
+                print(f"Congratulations! All {self.n} queens are placed and none attacks "
+                      "another.")
             print("Type restart to play again, or size N for another board.")
 
     def resize(self, words: list[str]) -> None:
         if len(words) != 1:
             raise InputError(f"Write the size as a number, e.g. size 8 (1 to {MAX_PLAY_N}).")
         self.placement = Placement(parse_size(words[0], 8, MAX_PLAY_N))
-        print(f"New {self.n}×{self.n} board: place {self.n} queens.")
+        print(f"New {self.n}×{self.n} board: place {self.n} queen{'s' if self.n != 1 else ''}.")
         self.show()
 
     def solve(self) -> None:

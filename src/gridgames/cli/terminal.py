@@ -1,0 +1,17 @@
+"""Reading a line typed at a prompt, for every terminal front end."""
+
+from __future__ import annotations
+
+import sys
+
+
+def ask(prompt: str) -> str:
+    """One line of input after ``prompt`` (EOFError at the end of input).
+
+    The prompt goes to stdout: ``input(prompt)`` writes it to stderr when both ends are a
+    terminal, so ``2>/dev/null`` (to hide the engine's first-run compile messages) hid
+    every prompt.
+    """
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    return input()

@@ -110,8 +110,10 @@ def test_unknown_game(client: TestClient) -> None:
     long = client.get(f"{GAMES}/{'x' * 5000}")
     assert_error(long, 404, "not_found")
     assert long.json()["detail"] == f"there is no game '{'x' * 40}'..."
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{missing}/ws"):
-        pass
+    with client.websocket_connect(f"{missing}/ws") as ws, \
+            pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_json()
+    assert closed.value.code == 4404
 
 
 def test_websocket_ignores_what_the_client_sends(client: TestClient) -> None:

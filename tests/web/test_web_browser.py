@@ -205,6 +205,33 @@ def test_big_board_zoom(page: Any) -> None:
     shot(page, "gomoku-64x64-zoomed", full_page=False)
 
 
+def test_keyboard_play_on_a_zoomed_big_board(page: Any, server: Server) -> None:
+    game = new_game(server.http, width=64, height=64)
+    page.goto("/")
+    page.evaluate("([id, token]) => localStorage.setItem('gridgames.gomoku.tokens', "
+                  "JSON.stringify({[id]: token}))", [game["id"], game["token"]])
+    page.goto(f"/#/gomoku/{game['id']}")
+    page.wait_for_selector("#board .grid line", state="attached")
+    for _ in range(3):
+        page.click("#zoom-in")
+    page.focus("#zoom-in")
+    page.keyboard.press("Tab")  # onto the board: the cursor shows where Enter plays
+    cursor = page.locator("#board .cursor")
+    assert cursor.get_attribute("visibility") == "visible"
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    # the board scrolled to keep the cursor in sight
+    frame = page.locator("#board-scroll").bounding_box()
+    box = cursor.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert frame["x"] < centre[0] < frame["x"] + frame["width"], (centre, frame)
+    assert frame["y"] < centre[1] < frame["y"] + frame["height"], (centre, frame)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length === 1")
+    assert stones(page) == {(62, 32)}
+
+
 def test_queens_refusal_and_solve(page: Any) -> None:
     page.goto("/#/queens")
     assert page.locator("#queens-help").is_visible()
@@ -233,6 +260,56 @@ def test_queens_refusal_and_solve(page: Any) -> None:
     page.click("#queens-solve")
     page.wait_for_function(
         "() => document.querySelector('#queens-status').textContent.includes('No solution')")
+
+
+@pytest.mark.parametrize("button", ["solve", "hint"])
+def test_queens_placed_while_the_server_answers_are_not_overrun(page: Any, button: str) -> None:
+    # The server's answer is held back (a busy server): meanwhile the player places a queen.
+    held: list[Any] = []
+    page.route(f"**/api/queens/{button}", lambda route: held.append(route))
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    cell = "#queens-board .cell[data-row='{}'][data-col='{}']"
+    page.click(cell.format(0, 0))
+    page.click(f"#queens-{button}")
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the request never left the page"
+        page.wait_for_timeout(50)
+    page.click(cell.format(1, 2))
+    route = held[0]
+    route.fulfill(response=route.fetch())  # the real answer, for the board with one queen
+    page.wait_for_function(
+        "() => document.querySelector('#queens-status').textContent.includes('changed')")
+    # the answer was for the old board: the player's two queens stay as they are
+    queens = page.eval_on_selector_all(
+        "#queens-board .cell.queen", "cells => cells.map(c => [+c.dataset.row, +c.dataset.col])")
+    assert sorted(queens) == [[0, 0], [1, 2]]
+    assert page.locator("#queens-placed").inner_text() == "2"
+    assert page.locator("#queens-board .cell.flash-line").count() == 0
+
+
+def test_queens_board_by_keyboard_is_one_tab_stop(page: Any) -> None:
+    page.goto("/#/queens")
+    page.click("#queens-continue")
+    focused = ("() => { const e = document.activeElement; "
+               "return e.id || `${e.dataset.row},${e.dataset.col}`; }")
+    page.focus("#queens-board .cell[data-row='0'][data-col='0']")
+    for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "ArrowDown"]:
+        page.keyboard.press(key)
+    assert page.evaluate(focused) == "1,1"
+    page.keyboard.press("Enter")
+    assert page.locator("#queens-placed").inner_text() == "1"
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == "1,7"
+    page.keyboard.press("Home")
+    # Tab leaves the board for the controls beside it, Shift+Tab comes back to the square
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "queens-size"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(focused) == "1,0"
+    page.keyboard.press("Space")
+    assert "Refused" in page.locator("#queens-status").inner_text()
 
 
 def test_phone_layout(browser: Any, server: Server) -> None:
@@ -431,6 +508,43 @@ def test_phone_big_board_opens_on_its_centre(browser: Any, server: Server) -> No
     context.close()
 
 
+def test_phone_big_board_opens_again_where_the_game_is(browser: Any, server: Server) -> None:
+    game = new_game(server.http, width=64, height=64)
+    for x, y in [(5, 58), (7, 56), (6, 58)]:  # near a corner, far from the centre
+        play(server.http, game["id"], x, y)
+    context = browser.new_context(viewport=PHONE, base_url=server.url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.goto(f"/#/gomoku/{game['id']}")
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
+    # the last move is in sight in the board's frame, not the empty centre
+    frame = page.locator("#board-scroll").bounding_box()
+    x, y = intersection(page, 6, 58)
+    assert frame["x"] < x < frame["x"] + frame["width"], (x, frame)
+    assert frame["y"] < y < frame["y"] + frame["height"], (y, frame)
+    context.close()
+
+
+@pytest.mark.parametrize("width, height", [(10, 60), (5, 64)])
+def test_phone_tall_board_opens_with_stones_big_enough_to_tap(browser: Any, server: Server,
+                                                             width: int, height: int) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=server.url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    game = new_game(server.http, width=width, height=height)
+    page.goto("/")
+    page.evaluate("([id, token]) => localStorage.setItem('gridgames.gomoku.tokens', "
+                  "JSON.stringify({[id]: token}))", [game["id"], game["token"]])
+    page.goto(f"/#/gomoku/{game['id']}")
+    page.wait_for_selector("#board .grid line", state="attached")
+    (x0, y0), (x1, y1) = intersection(page, 2, 30), intersection(page, 3, 31)
+    assert x1 - x0 > 21.5 and y1 - y0 > 21.5, (x1 - x0, y1 - y0)  # 22 px, the touch minimum
+    page.mouse.click(*intersection(page, 2, 30))
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    assert stones(page) == {(2, 30)}
+    context.close()
+
+
 def test_playing_white_against_the_computer(page: Any) -> None:
     page.goto("/#/gomoku")
     page.wait_for_selector("#rule option", state="attached")
@@ -530,7 +644,9 @@ def test_games_to_continue_say_how_far_they_got(page: Any) -> None:
     assert items[1].startswith("Freestyle 9×9 · Human vs Human · 9 moves · Black won\n"), items
 
 
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 800, "height": 1000}, DESKTOP])
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 800, "height": 1000}, DESKTOP,
+                                      {"width": 844, "height": 390},  # a phone held sideways
+                                      {"width": 1280, "height": 440}])
 def test_a_board_fits_its_frame_without_scrolling(browser: Any, server: Server,
                                                   viewport: dict[str, int]) -> None:
     context = browser.new_context(viewport=viewport, base_url=server.url)
@@ -628,6 +744,36 @@ def test_a_hint_after_a_failed_attempt_starts_the_puzzle_again(page: Any) -> Non
     page.wait_for_selector("#puzzle-message.solved")
     page.click("#puzzle-hint")
     assert "already solved" in message.inner_text()
+
+
+def test_a_puzzle_answer_for_an_attempt_left_behind_is_dropped(page: Any) -> None:
+    from gridgames.gomoku.puzzles import load_puzzles
+
+    first, second = [p for p in load_puzzles() if p.length >= 2][:2]
+    held: list[Any] = []
+    page.route("**/api/gomoku/puzzles/*/attempt", lambda route: held.append(route))
+    page.goto(f"/#/puzzles/{first.id}")
+    wait_for_puzzle(page, first.id)
+    page.mouse.click(*intersection(page, *first.solution[0], "#puzzle-board"))
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the move was never sent"
+        page.wait_for_timeout(50)
+    page.select_option("#puzzle-select", str(second.id))  # another puzzle meanwhile
+    wait_for_puzzle(page, second.id)
+    route = held.pop()
+    route.fulfill(response=route.fetch())  # the real verdict: a four on the first puzzle
+    page.wait_for_function("() => document.querySelector('#puzzle-board').classList"
+                           ".contains('playable')")
+    # the second puzzle shows its own position, and its attempt starts from there
+    assert page.locator("#puzzle-board circle.stone").count() == len(second.moves)
+    assert page.locator("#puzzle-message").inner_text() == ""
+    page.unroute("**/api/gomoku/puzzles/*/attempt")
+    page.mouse.click(*intersection(page, *second.solution[0], "#puzzle-board"))
+    page.wait_for_function(
+        "n => document.querySelectorAll('#puzzle-board circle.stone').length === n",
+        arg=len(second.moves) + 2)
+    assert "makes a four" in page.locator("#puzzle-message").inner_text()
 
 
 def test_a_link_to_a_missing_puzzle_opens_another_and_says_so(page: Any) -> None:
@@ -1328,6 +1474,26 @@ def test_a_link_to_a_missing_game_says_so_and_offers_a_new_one(page: Any,
     page.goto(f"/#/gomoku/{game_id}")  # a game found again is shown whole
     page.wait_for_selector("#black-player:text-is('Human')")
     assert page.locator("#board").is_visible() and page.locator("#download").is_enabled()
+
+
+def test_a_game_deleted_while_shown_says_so(page: Any, server: Server) -> None:
+    game = new_game(server.http)
+    play(server.http, game["id"], 4, 4)
+    page.goto(f"/#/gomoku/{game['id']}")
+    page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
+    deleted = server.http.delete(f"{GAMES}/{game['id']}", headers=player(game["id"]))
+    assert deleted.status_code == 204
+    page.wait_for_selector("#status-text:text-is('Game not found')", timeout=10_000)
+    assert page.locator("#board").is_hidden()
+    for button in ("#undo", "#hint", "#resign", "#download"):
+        assert page.locator(button).is_disabled(), button
+
+
+@pytest.mark.parametrize("link", ["abc%", "%E0%A4%A", "abc%zz/join/t%"])
+def test_a_mistyped_game_link_says_there_is_no_such_game(page: Any, link: str) -> None:
+    page.goto(f"/#/gomoku/{link}")
+    page.wait_for_selector("#status-text:text-is('Game not found')")
+    assert "No game has this link" in page.locator("#hint-text").inner_text()
 
 
 def test_analysis_of_a_finished_games_last_position(page: Any, server: Server) -> None:

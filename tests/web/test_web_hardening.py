@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import (
     GAMES,
+    Server,
     assert_error,
     created,
     free_port,
@@ -384,3 +385,24 @@ def test_a_database_that_cannot_be_opened_is_reported_before_serving(tmp_path: P
         assert f"cannot keep games in {db}: {says}. Choose another file with --db." \
             in result.stderr
     assert not_sqlite.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_the_live_stream_of_an_unknown_game_closes_saying_so(tmp_path: Path) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    server = Server(tmp_path / "games.sqlite3")
+    try:
+        game = new_game(server.http)
+        address = server.url.replace("http://", "ws://")
+        with connect(f"{address}{GAMES}/{game['id']}/ws") as stream:
+            assert '"type":"state"' in str(stream.recv(timeout=10)).replace(" ", "")
+        # a client is told the game does not exist (close code 4404), not refused as if
+        # it were not allowed to watch
+        with connect(f"{address}{GAMES}/no-such-game/ws") as stream, \
+                pytest.raises(ConnectionClosed) as closed:
+            stream.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4404, "no such game")
+    finally:
+        server.stop()

@@ -154,6 +154,44 @@ def test_candidates_bad_input(client):
         assert message in response.json()["detail"]
 
 
+# Black to move under renju, with i8 (8, 7) a double three: d8... h8 across, i6 i7 down.
+RENJU_DOUBLE_THREE = [[6, 7], [0, 0], [7, 7], [0, 2], [8, 5], [0, 4], [8, 6], [14, 14]]
+
+
+def test_a_position_is_judged_under_its_rule(client):
+    def position(**body: Any) -> Any:
+        return client.post("/api/gomoku/position", json=body)
+
+    renju = position(rule="renju", moves=RENJU_DOUBLE_THREE)
+    assert renju.status_code == 200, renju.text
+    assert renju.json() == {"to_move": "black", "forbidden": [[8, 7]], "outcome": None}
+    foul = position(rule="renju", moves=[*RENJU_DOUBLE_THREE, [8, 7]])
+    assert foul.status_code == 422
+    assert foul.json()["detail"] == "move 9 is not legal: i8 is forbidden for black: double three"
+    # white may play there
+    assert position(rule="renju", moves=[*RENJU_DOUBLE_THREE, [1, 1], [8, 7]]).json()[
+        "to_move"] == "black"
+
+    five = [[x, 7] if i % 2 == 0 else [x, 0] for x in range(2, 7) for i in (0, 1)][:9]
+    won = position(moves=five, width=9, height=9).json()
+    assert won["outcome"]["winner"] == "black" and won["outcome"]["result"] == "1-0"
+    assert won["outcome"]["line"] == [[x, 7] for x in range(2, 7)]
+    over = position(moves=[*five, [8, 8]], width=9, height=9)
+    assert over.status_code == 422 and "move 10 is not legal" in over.json()["detail"]
+    assert "the game is over" in over.json()["detail"]
+    # six in a row is no win under the standard rule
+    six = [[x, 7] if i % 2 == 0 else [x, 0] for x in (0, 1, 2, 4, 5, 3) for i in (0, 1)][:11]
+    assert position(moves=six, width=9, height=9, rule="standard").json()["outcome"] is None
+    assert position(moves=six, width=9, height=9).json()["outcome"]["winner"] == "black"
+
+    for body, words in [({"rule": "chess"}, "rule"), ({"moves": [[1]]}, "moves.0"),
+                        ({"moves": [[15, 0]]}, "move 1 is not legal"),
+                        ({"width": 65}, "width")]:
+        refused = position(**body)
+        assert refused.status_code == 422, refused.text
+        assert words in refused.json()["detail"]
+
+
 def test_openapi_documents_the_routes(client):
     schema = client.get("/openapi.json").json()
     review = schema["paths"]["/api/gomoku/games/{game_id}/review"]
@@ -273,3 +311,82 @@ def test_browser_review_graph_navigation_variation_and_candidates(page):
     tab.reload()
     tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line")
     assert tab.locator(f'.move-item[data-ply="{BLUNDER_PLY}"] .label-blunder').count() == 1
+
+
+def open_as_player(tab: Any, game: dict[str, Any]) -> None:
+    """Open the game in the page, holding its player token."""
+    tab.goto("/")
+    tab.evaluate("([id, token]) => localStorage.setItem('gridgames.gomoku.tokens', "
+                 "JSON.stringify({[id]: token}))", [game["id"], game["token"]])
+    tab.goto(f"/#/gomoku/{game['id']}")
+    tab.wait_for_selector("#board .grid line", state="attached")
+
+
+def click_point(tab: Any, x: int, y: int) -> None:
+    box = tab.locator("#board").bounding_box()
+    cell = float(tab.locator("#board").get_attribute("data-cell"))
+    margin = float(tab.locator("#board").get_attribute("data-margin"))
+    scale = box["width"] / tab.evaluate("() => document.querySelector('#board').viewBox"
+                                        ".baseVal.width")
+    tab.mouse.click(box["x"] + (margin + x * cell) * scale, box["y"] + (margin + y * cell) * scale)
+
+
+@needs_chromium
+def test_a_variation_keeps_the_rule_forbidden_points_and_the_five(page):
+    tab, server = page
+    game = created(server.http.post(GAMES, json={"rule": "renju", "black": "human",
+                                                 "white": "human"}))
+    for x, y in [*RENJU_DOUBLE_THREE, (2, 12), (12, 2)]:
+        play(server.http, game["id"], x, y)
+    open_as_player(tab, game)
+    tab.wait_for_function("() => document.querySelectorAll('#board .stone').length === 10")
+    # an earlier point of the game shows the points forbidden there
+    tab.click('.move-item[data-ply="8"]')
+    tab.wait_for_selector('#board .forbid[data-x="8"][data-y="7"]', state="attached")
+    tab.click('.move-item[data-ply="7"]')  # browse: a click now makes a variation
+    click_point(tab, 14, 13)  # white answers elsewhere than in the game
+    tab.wait_for_selector("#variation-note:not([hidden])")
+    # black to move in the variation: its double three is marked, as in the game
+    tab.wait_for_selector('#board .forbid[data-x="8"][data-y="7"]', state="attached")
+    click_point(tab, 8, 7)
+    tab.wait_for_selector("#toast:not([hidden])")
+    assert "i8 is forbidden for black: double three" in tab.locator("#toast").inner_text()
+    assert stones(tab) == 8 and tab.locator("#nav-where").inner_text() == "variation, move 8"
+
+    # black makes five along row 8 in the variation: it ends there, as a game would
+    for x, y in [(5, 7), (1, 1), (4, 7), (1, 3), (3, 7)]:
+        click_point(tab, x, y)
+    tab.wait_for_selector("#board .win-line", state="attached")
+    assert stones(tab) == 13
+    click_point(tab, 10, 10)
+    time.sleep(0.5)
+    assert stones(tab) == 13 and tab.locator("#nav-where").inner_text() == "variation, move 13"
+    tab.check("#analysis-toggle")
+    assert tab.locator("#analysis-depth").inner_text() == "five in a row: no moves to analyse"
+    tab.uncheck("#analysis-toggle")
+    assert len(server.http.get(f"{GAMES}/{game['id']}").json()["moves"]) == 10
+
+
+@needs_chromium
+def test_a_review_is_not_shown_for_moves_played_otherwise_since(page):
+    tab, server = page
+    game = new_game(server.http)  # 9 × 9, two people
+    for x, y in [(2, 4), (0, 0), (3, 4), (1, 0), (4, 4), (2, 0), (5, 4), (3, 0), (6, 4)]:
+        play(server.http, game["id"], x, y)
+    server.http.post(f"{GAMES}/{game['id']}/review", json={"depth": 2}, headers=player(game["id"]))
+    assert wait_for_review(server.http, game["id"])["state"] == "done"
+    for _ in range(2):  # back to move 7, then other moves 8 and 9
+        assert server.http.post(f"{GAMES}/{game['id']}/undo",
+                                headers=player(game["id"])).status_code == 200
+    play(server.http, game["id"], 6, 4)
+    play(server.http, game["id"], 8, 8)
+
+    open_as_player(tab, game)
+    tab.wait_for_selector("#eval-graph:not([hidden]) .graph-line")
+    # the review's curve, labels and scores stop where the game left the reviewed moves
+    assert tab.locator("#eval-graph .graph-point").count() == 8
+    assert tab.locator(".move-item .label").count() == 7
+    assert tab.locator("#eval-text").inner_text() == "no evaluation yet"
+    tab.click('.move-item[data-ply="7"]')
+    assert tab.locator("#eval-text").inner_text() != "no evaluation yet"
+    assert tab.locator("#review-start").inner_text() == "Review again"

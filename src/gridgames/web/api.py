@@ -21,7 +21,7 @@ from gridgames.gomoku.opening_rules import Player as OpeningPlayer
 from gridgames.web import schemas as s
 from gridgames.web.auth import Player, Seated, new_token
 from gridgames.web.engine import EnginePool
-from gridgames.web.games import Game, GomokuService, UnknownGameError
+from gridgames.web.games import RELOAD, Game, GomokuService, UnknownGameError
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": s.ErrorBody} for code in (404, 409, 422)
@@ -83,13 +83,7 @@ def _outcome_out(game: Game) -> s.OutcomeOut | None:
         draw_reason = "" if outcome is None else outcome.draw_reason
     if outcome is None:
         return None
-    return s.OutcomeOut(
-        winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
-        line=_pairs(outcome.line),
-        result=outcome.result,  # type: ignore[arg-type]
-        draw_reason=draw_reason,
-        termination=termination,  # type: ignore[arg-type]
-    )
+    return s.outcome_out(outcome, draw_reason=draw_reason, termination=termination)
 
 
 def _state_fields(game: Game) -> dict[str, Any]:
@@ -332,6 +326,9 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
     try:
         game = service.get(game_id)
     except UnknownGameError:
+        # Accepted first: closed during the handshake, the client would see a bare HTTP 403
+        # (as if it were not allowed), not that the game does not exist.
+        await websocket.accept()
         await websocket.close(code=4404, reason="no such game")
         return
     await websocket.accept()
@@ -350,6 +347,11 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
             updates = [await queue.get()]
             while not queue.empty():  # several updates at once: send the latest of each
                 updates.append(queue.get_nowait())
+            # The game was dropped from memory (deleted, or a change it could not save):
+            # the client connects again, for the game as saved, or to learn it is gone.
+            if any(update is RELOAD for update in updates):
+                await websocket.close(code=1012, reason="the game is loaded again")
+                return
             changed = None in updates
             progress = next((u for u in reversed(updates) if u is not None), None)
 

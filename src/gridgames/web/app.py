@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -69,6 +70,13 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
         where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
         problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
     return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
+
+
+async def store_error(request: Request, exc: Exception) -> JSONResponse:
+    """The game database could not be read or written (locked by another program, a full
+    disk): nothing was changed, and the request may be tried again."""
+    return error_response(503, "store_unavailable", f"the games could not be read or saved "
+                          f"({exc}), so nothing was changed: try again in a moment")
 
 
 async def engine_busy(request: Request, exc: Exception) -> JSONResponse:
@@ -171,7 +179,10 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
             "of the game (moves, undo, the computer starting or finishing its search), "
             "and `{\"type\": \"progress\", \"version\": ..., \"depth\": ..., "
             "\"score_text\": ..., \"nodes\": ..., \"nps\": ..., \"move\": [x, y], ...}` "
-            "after each depth of the computer's search for the position of that version."
+            "after each depth of the computer's search for the position of that version. "
+            "It closes with code 4404 for a game that does not exist, and with 1012 when the "
+            "game is to be read again (deleted, or a change the database could not save): "
+            "connect again."
         ),
         lifespan=lifespan,
         # The interactive docs load their scripts from a CDN; the schema is at /openapi.json.
@@ -182,6 +193,7 @@ def create_app(db_path: str | Path | None = None, *, workers: int = 2,
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(EngineBusyError, engine_busy)
+    app.add_exception_handler(sqlite3.Error, store_error)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     # Any request whose body passes the limit is refused (BodyLimit) before its route runs.

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -67,8 +68,10 @@ OPENING_TURN_MS = 2000
 ALIVE_SECONDS = 1.0
 
 # What a watcher's queue receives: None when the game changed (send the state
-# again), or a progress report of the computer's search.
+# again), or a progress report of the computer's search, or RELOAD when the game
+# was dropped from memory (its stream ends, and the client connects again).
 Update = dict[str, Any] | None
+RELOAD: dict[str, Any] = {"type": "reload"}
 
 
 class GameError(ValueError):
@@ -142,6 +145,12 @@ class NotBetweenPeopleError(GameError):
 
 class GameNotOverError(GameError):
     code = "game_not_over"
+
+
+class StoreUnavailableError(GameError):
+    """A change the game store could not save (its database locked or failing)."""
+
+    code, status = "store_unavailable", 503
 
 
 @dataclass
@@ -349,7 +358,10 @@ class GomokuService:
     async def _keep_alive(self) -> None:
         while True:
             await asyncio.sleep(ALIVE_SECONDS)
-            self.store.mark_alive(time.time())
+            try:
+                self.store.mark_alive(time.time())
+            except sqlite3.Error:  # the database locked for a while: go on recording after
+                log.exception("cannot record that the server is running")
 
     # -- games ---------------------------------------------------------------
 
@@ -450,7 +462,8 @@ class GomokuService:
         self._cancel(game)
         self._forget(game)
         self.store.delete(game_id)
-        self._publish(game)
+        for queue in game.watchers:  # their streams end: connecting again finds no game
+            queue.put_nowait(RELOAD)
 
     def play(self, game_id: str, x: int, y: int, seat: OpeningPlayer | None = None) -> Game:
         """A human's move, by the player in ``seat`` (None: whoever is to move); raises a
@@ -714,10 +727,10 @@ class GomokuService:
         clock = game.clock
         if clock is not None and opening.done and clock.running is None:
             clock.start(game.board.to_move, time.time())  # the moves begin
-        self.store.set_opening(game.id, list(opening.history), black=saved.black,
-                               white=saved.white, moves=list(game.board.move_stack),
-                               times_ms=list(game.times_ms),
-                               clock=None if clock is None else clock.to_dict())
+        self._commit(game, functools.partial(
+            self.store.set_opening, game.id, list(opening.history), black=saved.black,
+            white=saved.white, moves=list(game.board.move_stack), times_ms=list(game.times_ms),
+            clock=None if clock is None else clock.to_dict()))
         game.last_search = None
         game.version += 1
         game.progress = None
@@ -819,14 +832,30 @@ class GomokuService:
         """Commit the game, then tell the watchers."""
         if game.clock is not None and game.board.is_game_over():
             game.clock.stop(time.time())
-        self.store.set_moves(game.id, list(game.board.move_stack), list(game.times_ms),
-                             finished=game.over,
-                             clock=None if game.clock is None else game.clock.to_dict(),
-                             loser=game.saved.loser, termination=game.saved.termination)
+        self._commit(game, functools.partial(
+            self.store.set_moves, game.id, list(game.board.move_stack), list(game.times_ms),
+            finished=game.over, clock=None if game.clock is None else game.clock.to_dict(),
+            loser=game.saved.loser, termination=game.saved.termination))
         game.version += 1
         game.progress = None
         self._arm_flag(game)
         self._publish(game)
+
+    def _commit(self, game: Game, save: Callable[[], None]) -> None:
+        """Save the game's change made in memory with ``save``. If the store fails, the
+        change is dropped with the game, which its next request loads as last saved (its
+        watchers connect again for it), and a StoreUnavailableError says so."""
+        try:
+            save()
+        except sqlite3.Error as error:
+            log.exception("cannot save game %s", game.id)
+            self._cancel(game)
+            self._forget(game)
+            for queue in game.watchers:
+                queue.put_nowait(RELOAD)
+            raise StoreUnavailableError(
+                f"the game could not be saved ({error}), so nothing was changed: try again "
+                "in a moment") from None
 
     def _publish(self, game: Game) -> None:
         if not game.thinking:

@@ -33,7 +33,18 @@ from gridgames.gomoku.analysis import (
 from gridgames.web.auth import require_seat
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService, TwoDevicesError
-from gridgames.web.schemas import MAX_BOARD, MIN_BOARD, ErrorBody, Int, IntOrNone, Pair, Strict
+from gridgames.web.schemas import (
+    MAX_BOARD,
+    MIN_BOARD,
+    ErrorBody,
+    Int,
+    IntOrNone,
+    OutcomeOut,
+    Pair,
+    PointList,
+    Strict,
+    outcome_out,
+)
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +118,27 @@ class ReviewStatus(BaseModel):
     error: str | None = None
 
 
-class AnalyseRequest(Strict):
-    """A position (any sequence of moves, e.g. a variation) and how to search it."""
+class PositionRequest(Strict):
+    """A position: any sequence of moves (e.g. a variation) under a rule."""
 
     width: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
     height: Int = Field(15, ge=MIN_BOARD, le=MAX_BOARD)
     rule: Rule = Rule.FREESTYLE
     moves: list[Pair] = Field(default_factory=list, max_length=MAX_BOARD * MAX_BOARD)
+
+
+class PositionOut(BaseModel):
+    """The position the moves reach, as the rule judges it."""
+
+    to_move: Literal["black", "white"]
+    forbidden: PointList = Field(description="renju points forbidden to black now")
+    outcome: OutcomeOut | None = Field(description="the five or the draw the moves end "
+                                       "in (null while the game goes on)")
+
+
+class AnalyseRequest(PositionRequest):
+    """A position (any sequence of moves, e.g. a variation) and how to search it."""
+
     count: Int = Field(3, ge=1, le=MAX_CANDIDATES, description="how many candidate moves")
     time_ms: Int = Field(500, ge=20, le=10_000)
     depth: IntOrNone = Field(None, ge=1, le=20)
@@ -315,18 +340,38 @@ async def get_review(game_id: str, reviews: ReviewsDep) -> ReviewStatus:
     return reviews.status(reviews.service.get(game_id))
 
 
+def _position(body: PositionRequest) -> Board:
+    """The board after the request's moves; a ValueError names the first illegal one."""
+    board = Board(body.width, body.height, rule=body.rule)
+    for number, pair in enumerate(body.moves, start=1):
+        move = (pair[0], pair[1])
+        reason = board.illegal_reason(move)
+        if reason is not None:
+            raise ValueError(f"move {number} is not legal: {reason}")
+        board.push(move)
+    return board
+
+
+@router.post("/position", response_model=PositionOut)
+async def position(body: PositionRequest) -> PositionOut:
+    """Check a sequence of moves (a variation, say) under the rule: whose turn it is
+    then, the points forbidden to black under renju, and the five or draw it ends in.
+    422 names the first move the rule does not allow."""
+    board = _position(body)
+    outcome = board.outcome()
+    return PositionOut(
+        to_move=board.to_move.label,  # type: ignore[arg-type]
+        forbidden=[[x, y] for x, y in sorted(board.forbidden_points())],
+        outcome=None if outcome is None else outcome_out(outcome))
+
+
 @router.post("/analyse", response_model=AnalyseOut)
 async def analyse_position(body: AnalyseRequest, reviews: ReviewsDep) -> AnalyseOut:
     """The engine's best 1-5 moves for a position, each with its score (black's view).
 
     Call again with a longer ``time_ms`` to refine a display while the player looks."""
-    moves: list[Point] = [(p[0], p[1]) for p in body.moves]
-    board = Board(body.width, body.height, rule=body.rule)
-    for number, move in enumerate(moves, start=1):
-        reason = board.illegal_reason(move)
-        if reason is not None:
-            raise ValueError(f"move {number} is not legal: {reason}")
-        board.push(move)
+    board = _position(body)
+    moves = list(board.move_stack)
     if board.is_game_over():
         raise ValueError(f"the game is over ({board.outcome()}); there are no candidates")
     limit = Limit(depth=body.depth) if body.depth is not None else Limit(time_ms=body.time_ms)

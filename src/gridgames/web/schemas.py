@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Rule
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Outcome, Rule
 from gridgames.gomoku.ai import MAX_LEVEL
 from gridgames.gomoku.opening_rules import OpeningRule
 from gridgames.gomoku.puzzles import MAX_LENGTH
@@ -161,6 +161,17 @@ class OutcomeOut(BaseModel):
         "empty): the loser's clock ran out, or it resigned, or an imported record gives "
         "its result but not how it came (a loss, or a draw); empty for five or a full board")
 
+
+def outcome_out(outcome: Outcome, *, draw_reason: str | None = None,
+                termination: str = "") -> OutcomeOut:
+    """The API's form of ``outcome`` (``draw_reason``: the outcome's own unless given)."""
+    return OutcomeOut(
+        winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
+        line=[[x, y] for x, y in outcome.line],
+        result=outcome.result,  # type: ignore[arg-type]
+        draw_reason=outcome.draw_reason if draw_reason is None else draw_reason,
+        termination=termination,  # type: ignore[arg-type]
+    )
 
 class ClockOut(BaseModel):
     """A game clock, as it stands when the state is sent."""

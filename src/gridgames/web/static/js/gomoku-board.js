@@ -50,6 +50,10 @@ export class GomokuBoard {
     // Keyboard play: arrows move the cursor, Enter or Space places a stone.
     svg.tabIndex = 0;
     svg.addEventListener("keydown", (event) => this.#key(event));
+    // Reached with Tab: show where Enter would play before any arrow is pressed.
+    svg.addEventListener("focus", () => {
+      if (this.playable && this.width && svg.matches(":focus-visible")) this.#showCursor(this.#keyAt(), true);
+    });
     svg.addEventListener("blur", () => this.#hideCursor());
     window.addEventListener("resize", () => this.fit(this.scale));
   }
@@ -206,19 +210,23 @@ export class GomokuBoard {
     else if (this.keyPoint && document.activeElement === this.svg) this.#showCursor(this.keyPoint, true);
   }
 
+  // The board's width at zoom 1: as wide as its frame (`available`) and as tall as the
+  // scroller may be (see .board-scroll in the CSS: 75vh, or 100vh - 9rem), so that zoom 1
+  // never scrolls, on a short window too (a phone held sideways).
+  #fitWidth(available) {
+    const aspect = this.viewWidth / this.viewHeight;
+    const narrow = window.matchMedia("(max-width: 820px)").matches;
+    const availableHeight = narrow ? window.innerHeight * 0.75 : Math.max(100, window.innerHeight - 150);
+    return Math.min(available, availableHeight * aspect, 1100);
+  }
+
   // Zoom: 1 fits the board in the window; larger values scroll.
   fit(scale = 1) {
     if (!this.width) return;
     this.scale = Math.min(8, Math.max(1, scale));
-    const aspect = this.viewWidth / this.viewHeight;
-    const narrow = window.matchMedia("(max-width: 820px)").matches;
-    // As tall as the scroller may be (see .board-scroll in the CSS), so that zoom 1 never scrolls.
-    const availableHeight = narrow ? window.innerHeight * 0.75 : Math.max(320, window.innerHeight - 150);
-    const available = this.scroller.clientWidth || this.viewWidth;
-    const fitWidth = Math.min(available, availableHeight * aspect, 1100);
-    const width = fitWidth * this.scale;
+    const width = this.#fitWidth(this.scroller.clientWidth || this.viewWidth) * this.scale;
     this.svg.style.width = `${width}px`;
-    this.svg.style.height = `${width / aspect}px`;
+    this.svg.style.height = `${width * this.viewHeight / this.viewWidth}px`;
   }
 
   zoom(factor) {
@@ -230,16 +238,24 @@ export class GomokuBoard {
     s.scrollTop = cy * s.scrollHeight - s.clientHeight / 2;
   }
 
-  centre() {
+  // Scroll a board bigger than its frame to `point` (the last move: a game opened again
+  // shows where it is being played), else to its centre.
+  centre(point = null) {
     const s = this.scroller;
-    s.scrollLeft = (s.scrollWidth - s.clientWidth) / 2;
-    s.scrollTop = (s.scrollHeight - s.clientHeight) / 2;
+    if (!point || !this.width) {
+      s.scrollLeft = (s.scrollWidth - s.clientWidth) / 2;
+      s.scrollTop = (s.scrollHeight - s.clientHeight) / 2;
+      return;
+    }
+    const scale = s.scrollWidth / this.viewWidth;
+    s.scrollLeft = px(point[0]) * scale - s.clientWidth / 2;
+    s.scrollTop = px(point[1]) * (s.scrollHeight / this.viewHeight) - s.clientHeight / 2;
   }
 
-  // Big boards on small screens start zoomed in so that a stone stays tappable.
+  // Big boards on small screens start zoomed in so that a stone stays tappable (a tall
+  // board fits by its height: its cells are smaller than its width alone would make them).
   #initialScale() {
-    const available = this.scroller.clientWidth || 800;
-    const cellPx = (Math.min(available, 1100) / this.viewWidth) * CELL;
+    const cellPx = (this.#fitWidth(this.scroller.clientWidth || 800) / this.viewWidth) * CELL;
     const smallest = window.matchMedia("(pointer: coarse)").matches ? 22 : 12;
     return cellPx >= smallest ? 1 : Math.min(4, smallest / cellPx);
   }
@@ -259,14 +275,21 @@ export class GomokuBoard {
     this.#showCursor(this.playable ? this.#pointAt(event) : null);
   }
 
+  // The keyboard's point: where the arrows left it, else the centre.
+  #keyAt() {
+    return this.keyPoint ?? [Math.floor(this.width / 2), Math.floor(this.height / 2)];
+  }
+
   #key(event) {
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    const [x, y] = this.keyPoint ?? [Math.floor(this.width / 2), Math.floor(this.height / 2)];
+    const [x, y] = this.#keyAt();
     if (steps[event.key]) {
       event.preventDefault();
       const [dx, dy] = steps[event.key];
       this.keyPoint = [Math.min(this.width - 1, Math.max(0, x + dx)), Math.min(this.height - 1, Math.max(0, y + dy))];
       this.#showCursor(this.keyPoint, true);
+      // A zoomed board scrolls to keep the cursor in sight (the arrows no longer scroll it).
+      this.cursor.scrollIntoView({ block: "nearest", inline: "nearest" });
     } else if ((event.key === "Enter" || event.key === " ") && this.playable) {
       event.preventDefault();
       if (!this.occupied.has(`${x},${y}`)) this.onPlay([x, y]);

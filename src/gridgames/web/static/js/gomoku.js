@@ -340,11 +340,7 @@ class GameView {
     } catch (error) {
       if (this.id !== id) return;
       if (error.code === "not_found") {
-        forget(id);
-        this.showNoGame("Game not found");
-        $("#view-game .board-area").hidden = true;
-        $("#hint-text").textContent = "No game has this link: it may be mistyped, or the game "
-          + "was deleted. New game starts another.";
+        this.notFound(id);
       } else {
         this.showNoGame("The game could not be loaded");
         showError(error);
@@ -353,8 +349,21 @@ class GameView {
     }
     if (this.id !== id) return;
     this.apply(state);
-    this.board.centre();
+    this.board.centre(state.moves.at(-1));
     this.connect();
+  }
+
+  // No game has this id: mistyped, or deleted (even while it was shown here).
+  notFound(id) {
+    forget(id);
+    this.state = null;
+    const dialog = $("#result-dialog");
+    if (dialog.open) dialog.close();
+    this.board.clear();
+    this.showNoGame("Game not found");
+    $("#view-game .board-area").hidden = true;
+    $("#hint-text").textContent = "No game has this link: it may be mistyped, or the game "
+      + "was deleted. New game starts another.";
   }
 
   // Nothing of the last game stays while the next one loads, or when there is none.
@@ -395,8 +404,13 @@ class GameView {
       if (message.type === "progress") this.showProgress(message);
       if (message.type === "review") this.review.onMessage(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.id !== id) return;
+      if (event.code === 4404) {  // deleted meanwhile: no game to connect to again
+        this.socket = null;
+        this.notFound(id);
+        return;
+      }
       this.reconnectTimer = setTimeout(() => { if (this.id === id) this.connect(); }, 1000);
     };
   }

@@ -39,14 +39,24 @@ function showHome() {
   }
 }
 
+// A part of the address as written: a mistyped escape (a stray "%") is kept as it is,
+// and the page then says there is no such game, instead of failing to open at all.
+function decoded(part) {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] !== "gomoku" || !parts[1]) leaveGame();
   if (parts[0] === "gomoku" && parts[2] === "join" && parts[3]) {
-    joinGame(decodeURIComponent(parts[1]), decodeURIComponent(parts[3]));  // then back here
+    joinGame(decoded(parts[1]), decoded(parts[3]));  // then back here
   } else if (parts[0] === "gomoku" && parts[1]) {
     show("game");
-    showGame(decodeURIComponent(parts[1]));
+    showGame(decoded(parts[1]));
     document.title = "Gomoku · gridgames";
   } else if (parts[0] === "gomoku") {
     show("setup");

@@ -156,12 +156,21 @@ class PuzzleView {
         : `${side} to play and win in ${left} move${left === 1 ? "" : "s"}`;
   }
 
+  // Whether the attempt is still at the `moves` played of `played` (Retry and another
+  // puzzle start a new one): an answer for a position left behind is dropped.
+  current(puzzle, played, moves) {
+    return this.puzzle === puzzle && this.played === played && played.length === moves;
+  }
+
   async play(point) {
     if (this.over || this.waiting) return;
+    const { puzzle, played } = this;
+    const moves = played.length;
     this.waiting = true;
     this.render();
     try {
-      const verdict = await post(`/gomoku/puzzles/${this.puzzle.id}/attempt`, { played: this.played, move: point });
+      const verdict = await post(`/gomoku/puzzles/${puzzle.id}/attempt`, { played, move: point });
+      if (!this.current(puzzle, played, moves)) return;
       if (verdict.verdict === "illegal" || verdict.verdict === "unknown") {
         this.say(verdict.message, "failed");
       } else if (verdict.verdict === "win") {
@@ -184,7 +193,7 @@ class PuzzleView {
         this.say(`Not this time: ${verdict.message}. Retry, or show the solution.`, "failed");
       }
     } catch (error) {
-      showError(error);
+      if (this.current(puzzle, played, moves)) showError(error);
     } finally {
       this.waiting = false;
       this.render();
@@ -199,8 +208,11 @@ class PuzzleView {
     }
     const failed = this.over;
     if (failed) this.restart();
+    const { puzzle, played } = this;
+    const moves = played.length;
     try {
-      const { hint } = await post(`/gomoku/puzzles/${this.puzzle.id}/hint`, { played: this.played });
+      const { hint } = await post(`/gomoku/puzzles/${puzzle.id}/hint`, { played });
+      if (!this.current(puzzle, played, moves)) return;
       this.say(`${failed ? "Back to the start. " : ""}Hint: ${hint}.`, "");
     } catch (error) {
       showError(error);

@@ -40,6 +40,13 @@ class QueensView {
       if (cell && this.watching) this.say("The search is running: stop it to place queens.");
       else if (cell) this.toggle(Number(cell.dataset.row), Number(cell.dataset.col));
     });
+    // One tab stop for the whole board (else Tab walks through every square before it
+    // reaches Solve); the arrows, Home and End move between the squares.
+    this.boardEl.addEventListener("keydown", (event) => this.key(event));
+    this.boardEl.addEventListener("focusin", (event) => {
+      const cell = event.target.closest(".cell");
+      if (cell) this.setTabStop(Number(cell.dataset.row), Number(cell.dataset.col));
+    });
     this.build();
   }
 
@@ -84,7 +91,8 @@ class QueensView {
         const dark = (row + col) % 2 === 1 ? " dark" : "";
         const rank = col === 0 ? `<span class="label rank">${n - row}</span>` : "";
         const file = row === n - 1 ? `<span class="label file">${files(col)}</span>` : "";
-        cells.push(`<button type="button" class="cell${dark}" role="gridcell" data-row="${row}" data-col="${col}" ` +
+        const stop = row === 0 && col === 0 ? "0" : "-1";
+        cells.push(`<button type="button" class="cell${dark}" role="gridcell" tabindex="${stop}" data-row="${row}" data-col="${col}" ` +
           `aria-label="${squareName(n, [row, col])}">${rank}${file}<span class="piece"></span></button>`);
       }
     }
@@ -99,6 +107,33 @@ class QueensView {
     return this.cells[row * this.n + col];
   }
 
+  // The square that Tab reaches on the board.
+  setTabStop(row, col) {
+    for (const cell of this.cells) cell.tabIndex = -1;
+    this.cell(row, col).tabIndex = 0;
+  }
+
+  key(event) {
+    const cell = event.target.closest(".cell");
+    if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
+    const last = this.n - 1;
+    let row = Number(cell.dataset.row);
+    let col = Number(cell.dataset.col);
+    const moves = {
+      ArrowUp: () => { row = Math.max(0, row - 1); },
+      ArrowDown: () => { row = Math.min(last, row + 1); },
+      ArrowLeft: () => { col = Math.max(0, col - 1); },
+      ArrowRight: () => { col = Math.min(last, col + 1); },
+      Home: () => { col = 0; },
+      End: () => { col = last; },
+    };
+    if (!moves[event.key]) return;
+    event.preventDefault();
+    moves[event.key]();
+    this.setTabStop(row, col);
+    this.cell(row, col).focus();
+  }
+
   update() {
     for (const cell of this.cells) {
       const queen = this.queens.get(key(Number(cell.dataset.row), Number(cell.dataset.col)));
@@ -109,6 +144,11 @@ class QueensView {
       cell.setAttribute("aria-label", queen ? `${name}, queen` : name);
     }
     $("#queens-placed").textContent = this.queens.size;
+  }
+
+  // The board as it stands: an answer to a request about another board is stale.
+  boardKey() {
+    return `${this.n}:${[...this.queens.keys()].sort().join(" ")}`;
   }
 
   say(text, tone = "") {
@@ -182,8 +222,14 @@ class QueensView {
     }
     const button = $("#queens-solve");
     button.disabled = true;
+    const asked = this.boardKey();
     try {
       const result = await post("/queens/solve", { n: this.n, queens });
+      // Queens placed or removed (or N changed) while the answer came: it is not for this board.
+      if (this.boardKey() !== asked) {
+        this.say("The board changed while it was being solved: press Solve again.");
+        return;
+      }
       const ms = formatMs(result.elapsed_ms);
       if (!result.solution) {
         this.say(`No solution keeps these queens (searched in ${ms}). Remove some and try again.`, "bad");
@@ -208,8 +254,13 @@ class QueensView {
       this.say("The board is already complete.", "good");
       return;
     }
+    const asked = this.boardKey();
     try {
       const { square } = await post("/queens/hint", { n: this.n, queens });
+      if (this.boardKey() !== asked) {
+        this.say("The board changed while a hint was found: press Hint again.");
+        return;
+      }
       if (!square) {
         this.say("No queen can go anywhere that still leads to a solution. Remove a queen.", "bad");
         return;

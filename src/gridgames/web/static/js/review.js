@@ -68,6 +68,8 @@ export class ReviewPanel {
     this.reviewState = null;
     this.candidates = null;
     this.analysisToken = 0;
+    this.position = null;  // the server's judgement of the shown moves: {key, forbidden, outcome}
+    this.checking = Promise.resolve();  // variation moves, checked one after another
     $("#nav-first").addEventListener("click", () => this.goTo(0));
     $("#nav-prev").addEventListener("click", () => this.step(-1));
     $("#nav-next").addEventListener("click", () => this.step(1));
@@ -95,6 +97,7 @@ export class ReviewPanel {
     this.review = null;
     this.reviewState = null;
     this.candidates = null;
+    this.position = null;
     this.analysisToken++;
     clearTimeout(this.pollTimer);
     this.loadReview(id);
@@ -112,14 +115,47 @@ export class ReviewPanel {
     else if (this.ply === null) this.positionChanged(false);
   }
 
-  // The state to draw: the game's, or an earlier point of it, or a variation.
+  // The moves shown: the game's, up to the shown point, then the variation's.
+  shownMoves(state) {
+    return [...state.moves.slice(0, this.ply ?? state.moves.length), ...this.variation];
+  }
+
+  // The state to draw: the game's, or an earlier point of it, or a variation, with the
+  // renju points forbidden there and the five it ends in once the server has said so.
   displayState(state) {
-    if (this.ply === null && !this.variation.length) return state;
-    const moves = [...state.moves.slice(0, this.ply ?? state.moves.length), ...this.variation];
+    if (!this.browsing()) return state;
+    const moves = this.shownMoves(state);
+    const known = this.position?.key === JSON.stringify(moves) ? this.position : null;
     return {
       ...state, moves, to_move: moves.length % 2 === 0 ? "black" : "white",
-      outcome: null, forbidden: [], thinking: false, players: { black: "human", white: "human" },
+      outcome: known?.outcome ?? null, forbidden: known?.forbidden ?? [], thinking: false,
+      players: { black: "human", white: "human" },
     };
+  }
+
+  // The rule's judgement of `moves` (a 422 names a move the rule does not allow).
+  async judge(moves) {
+    const state = this.view.state;
+    const answer = await post("/gomoku/position", { width: state.width, height: state.height, rule: state.rule, moves });
+    return { key: JSON.stringify(moves), forbidden: answer.forbidden, outcome: answer.outcome };
+  }
+
+  // The shown position's forbidden points, asked for when it is not the game's own. (Only
+  // renju has any; a variation's five comes with its last move, see play.)
+  async loadPosition() {
+    const state = this.view.state;
+    const id = this.view.id;
+    const moves = this.shownMoves(state);
+    const key = JSON.stringify(moves);
+    if (!this.browsing() || state.rule !== "renju" || this.position?.key === key) return;
+    try {
+      const position = await this.judge(moves);
+      if (this.view.id !== id || JSON.stringify(this.shownMoves(this.view.state)) !== key) return;
+      this.position = position;
+      this.view.render();
+    } catch (error) {
+      if (this.view.id === id) showError(error);
+    }
   }
 
   browsing() {
@@ -127,18 +163,37 @@ export class ReviewPanel {
   }
 
   // A click on the board: true when it was handled here (a variation), not played in the game.
+  // A variation's move is checked by the server first: the rule (renju's forbidden points,
+  // the end at a five) holds there as in the game.
   play(point) {
     const state = this.view.state;
     if (!state || !this.browsing()) return false;
-    const base = this.ply ?? state.moves.length;
-    const next = state.moves[base];
-    if (!this.variation.length && next && next[0] === point[0] && next[1] === point[1]) {
-      this.goTo(base + 1);  // the game's own move: just step on
-      return true;
-    }
-    if (this.ply === null) this.ply = base;
-    this.variation.push(point);
-    this.positionChanged();
+    const id = this.view.id;
+    // Quick clicks follow one another, each on top of the one before.
+    this.checking = this.checking.then(async () => {
+      const now = this.view.state;
+      if (this.view.id !== id || !this.browsing()) return;
+      const shown = JSON.stringify(this.shownMoves(now));
+      const base = this.ply ?? now.moves.length;
+      const next = now.moves[base];
+      if (!this.variation.length && next && next[0] === point[0] && next[1] === point[1]) {
+        this.goTo(base + 1);  // the game's own move: just step on
+        return;
+      }
+      let position;
+      try {
+        position = await this.judge([...this.shownMoves(now), point]);
+      } catch (error) {
+        if (this.view.id === id) showError(error);
+        return;
+      }
+      // Gone elsewhere meanwhile: the move was for the position left.
+      if (this.view.id !== id || JSON.stringify(this.shownMoves(this.view.state)) !== shown) return;
+      if (this.ply === null) this.ply = base;
+      this.variation.push(point);
+      this.position = position;
+      this.positionChanged();
+    }).catch(showError);  // the next click is still checked
     return true;
   }
 
@@ -189,6 +244,7 @@ export class ReviewPanel {
   positionChanged(redraw = true) {
     this.candidates = null;
     this.analysisToken++;
+    this.loadPosition();
     if ($("#analysis-toggle").checked) this.analyse();
     if (redraw) this.view.render();
     else this.render();
@@ -199,8 +255,8 @@ export class ReviewPanel {
   // Why the shown position has no moves to analyse (the game's end on the board), or null.
   // A game lost on time or by resignation ends with moves left: those are analysed.
   nothingToAnalyse() {
-    const outcome = this.view.state.outcome;
-    if (!outcome || outcome.termination || this.browsing()) return null;
+    const outcome = this.displayState(this.view.state).outcome;
+    if (!outcome || outcome.termination) return null;
     return outcome.winner ? "five in a row: no moves to analyse" : "a draw: no moves to analyse";
   }
 
@@ -348,7 +404,7 @@ export class ReviewPanel {
     }
     if (this.review && !this.variation.length) {
       const ply = this.ply ?? this.view.state.moves.length;
-      if (ply < this.review.scores.length) {
+      if (ply <= this.reviewedPlies()) {
         const move = this.review.moves[ply - 1];
         return { score: this.review.scores[ply], mate: move ? move.mate : null,
           chance: this.review.win_probabilities[ply] };
@@ -367,13 +423,25 @@ export class ReviewPanel {
       ? `${scoreText(shown.score, shown.mate)} · black ${Math.round(100 * share)}%` : "no evaluation yet";
   }
 
+  // How many of the game's moves the saved review judged: those played as they were
+  // when it ran (a move taken back and played otherwise since starts a new line).
+  reviewedPlies() {
+    const moves = this.view.state.moves;
+    const judged = this.review?.moves ?? [];
+    let ply = 0;
+    while (ply < judged.length && ply < moves.length && judged[ply].move_xy[0] === moves[ply][0]
+      && judged[ply].move_xy[1] === moves[ply][1]) ply++;
+    return ply;
+  }
+
   drawMoveList(state) {
     const list = $("#move-list");
     const reviewed = this.review?.moves ?? [];
+    const judged = this.reviewedPlies();
     const current = this.ply ?? state.moves.length;
     list.innerHTML = state.moves.map((move, i) => {
       const r = reviewed[i];
-      const same = r && r.move_xy[0] === move[0] && r.move_xy[1] === move[1];
+      const same = i < judged;
       const label = same ? `<span class="label label-${r.label}">${r.label}</span>` : "";
       const better = same && BAD.has(r.label) && r.best ? `<span class="better">better ${r.best}</span>` : "";
       const colour = i % 2 === 0 ? "black" : "white";
@@ -408,7 +476,8 @@ export class ReviewPanel {
     const svg = $("#eval-graph");
     svg.toggleAttribute("hidden", !this.review);  // an SVG element has no .hidden
     if (!this.review) return;
-    const scores = this.review.scores;
+    // The curve of the moves still played as reviewed.
+    const scores = this.review.scores.slice(0, this.reviewedPlies() + 1);
     const chances = this.review.win_probabilities;
     const w = 300;
     const h = 90;

@@ -68,7 +68,7 @@ def test_bad_input_gets_a_message_and_the_prompt_again():
     assert "Cannot read 'zz top' as a move" in out
     assert "99 A is off the board: rows are 1 to 15 and columns A to O" in out
     # x,y from 0 is told its own range, not the renju letters and rows of another notation
-    assert "20,3 is off the board: x and y count from 0, each from 0 to 14" in out
+    assert "20,3 is off the 15x15 board (x and y count from 0, each from 0 to 14)" in out
     assert f"Refused: {occupied} is already taken by" in out
     assert "Hint: make a four on the" in out
     assert "Commands:" in out
@@ -174,5 +174,5 @@ def test_a_move_of_thousands_of_digits():
     assert result.returncode == 0
     assert f"{digits[:37]}... A is off the board: rows are 1 to 15 and columns A to O" \
         in result.stdout
-    assert f"{digits[:37]}... is off the board: x and y count from 0" in result.stdout
+    assert f"{digits[:37]}... is off the 15x15 board (x and y count from 0" in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) < 300

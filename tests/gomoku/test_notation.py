@@ -81,10 +81,19 @@ def test_text_that_is_not_a_str_is_refused_naming_the_argument(parse):
                                   "3 " + "b" * 1_000_000, "h8" + "i" + "9" * 5000])
 def test_numbers_and_letters_far_too_long_are_off_the_board(text):
     # no conversion of thousands of digits (Python refuses it), nor a slow sum of letters
-    with pytest.raises(IllegalMoveError, match=r"\.\.\. is off the 15x15 board \(columns a to "
-                                               r"o, rows 1 to 15\)$") as error:
+    allowed = (r"x and y count from 0, each from 0 to 14" if "," in text
+               else r"columns a to o, rows 1 to 15")
+    with pytest.raises(IllegalMoveError, match=rf"\.\.\. is off the 15x15 board \({allowed}\)$") \
+            as error:
         n.parse_position(text, 15, 15) if text.startswith("h8i") else n.parse_point(text, 15, 15)
     assert len(str(error.value)) < 120
+
+
+def test_an_xy_point_off_the_board_is_told_in_xy_terms():
+    """Once told in renju letters and rows, which x,y does not use."""
+    with pytest.raises(IllegalMoveError, match=r"^15,0 is off the 15x20 board \(x and y count "
+                                               r"from 0, x from 0 to 14 and y from 0 to 19\)$"):
+        n.parse_gomocup("15,0", 15, 20)
 
 
 def test_long_unreadable_text_is_quoted_clipped():

@@ -153,11 +153,24 @@ def test_save_and_load_choose_the_format(tmp_path):
         ('{"moves": [[7, 7], [7, 7]]}', "move 2 is not legal: h8 is occupied"),
         ('{"moves": [[15, 0]]}', "move 1 is not legal: .* off the board"),
         ('{"result": "2-0"}', "result '2-0' is not one of"),
+        # another program's JSON once read as an empty game
+        ("{}", "not a game record: a JSON record is an object with width, height, rule"),
+        ('{"name": "my-app", "version": "1.0"}', "not a game record"),
+        ('{"format": "other", "moves": []}', "not a game record"),
+        # impossible times were kept and written out again
+        ('{"moves": [[7, 7]], "times_ms": [-5]}', "move 1 took -5 ms: .* from 0 to 2,147,483,647"),
+        ('{"moves": [[7, 7]], "times_ms": [' + "9" * 30 + ']}', "move 1 took 9{30} ms"),
+        ('{"moves": [[7, 7]], "times_ms": [true]}', "times_ms must be a list of integers"),
     ],
 )
 def test_bad_json_records_say_what_is_wrong(text, message):
     with pytest.raises(RecordError, match=message):
         from_json(text)
+
+
+def test_a_psq_time_a_move_cannot_take_is_refused():
+    with pytest.raises(RecordError, match="move 2 took -3 ms: a move's time is a whole number"):
+        from_psq("Piskvorky 15x15, 0:0, 0\n8,8,0\n9,9,-3\n")
 
 
 @pytest.mark.parametrize(

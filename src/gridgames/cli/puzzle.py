@@ -117,13 +117,6 @@ def list_text(puzzles: list[Puzzle], solved: set[int]) -> str:
     return "\n".join(lines)
 
 
-def xy_range(puzzle: Puzzle) -> str:
-    """What ``x,y`` may be on the puzzle's board, in words."""
-    if puzzle.width == puzzle.height:
-        return f"each from 0 to {puzzle.width - 1}"
-    return f"x from 0 to {puzzle.width - 1} and y from 0 to {puzzle.height - 1}"
-
-
 class Progress:
     """The ids of the puzzles solved, kept in a small JSON file between runs.
 
@@ -277,12 +270,7 @@ class Trainer:
     def parse(self, text: str) -> Point:
         board = self.puzzle
         if "," in text:
-            try:
-                return parse_gomocup(text, board.width, board.height)
-            except IllegalMoveError:  # its message names the renju letters and rows
-                raise IllegalMoveError(
-                    f"{shown(text)} is off the board: x and y count from 0, {xy_range(board)}"
-                ) from None
+            return parse_gomocup(text, board.width, board.height)
         return parse_move(text, board.width, board.height)
 
     def try_move(self, text: str) -> None:

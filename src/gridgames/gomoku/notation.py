@@ -130,12 +130,22 @@ def _describe(width: int, height: int) -> str:
     return f"columns a to {column_letters(width - 1)}, rows 1 to {height}"
 
 
-def _checked(text: str, point: Point, width: int, height: int) -> Point:
+def _checked(text: str, point: Point, width: int, height: int, *, xy: bool = False) -> Point:
+    """``point`` if it is on the board; else an IllegalMoveError in the terms of its form
+    (``xy``: Gomocup's x,y, which count from 0)."""
     x, y = point
     if not (0 <= x < width and 0 <= y < height):
+        allowed = _describe_xy(width, height) if xy else _describe(width, height)
         raise IllegalMoveError(f"{shown(text.strip())} is off the {width}x{height} board "
-                               f"({_describe(width, height)})")
+                               f"({allowed})")
     return point
+
+
+def _describe_xy(width: int, height: int) -> str:
+    """What x,y may be on a board, in words."""
+    if width == height:
+        return f"x and y count from 0, each from 0 to {width - 1}"
+    return f"x and y count from 0, x from 0 to {width - 1} and y from 0 to {height - 1}"
 
 
 def _named(point: object) -> Point:
@@ -200,7 +210,8 @@ def parse_gomocup(text: str, width: int, height: int) -> Point:
     match = _GOMOCUP.fullmatch(_require_text(text, "7,7").strip())
     if match is None:
         raise InvalidMoveError(f"cannot read {shown(text)!r}: expected two numbers x,y like 7,7")
-    return _checked(text, (read_number(match[1]), read_number(match[2])), width, height)
+    return _checked(text, (read_number(match[1]), read_number(match[2])), width, height,
+                    xy=True)
 
 
 def format_gomocup(point: Point) -> str:

@@ -79,6 +79,10 @@ TIME_FORFEIT, RESIGNATION, UNKNOWN = "time forfeit", "resignation", "unknown"
 TERMINATIONS = (TIME_FORFEIT, RESIGNATION, UNKNOWN)
 # A byte-order mark, which Windows editors put at the start of a UTF-8 file.
 _BOM = "\ufeff"
+# The fields a JSON record is known by (``to_json`` writes them all; any one will do).
+_JSON_FIELDS = frozenset({"format", "width", "height", "rule", "moves", "result"})
+# The longest time a move may have taken, in ms (the Gomocup protocol's largest time).
+MAX_MOVE_MS = 2**31 - 1
 
 
 class RecordError(ValueError):
@@ -158,6 +162,14 @@ class GameRecord:
             raise RecordError(str(error)) from None
 
 
+def _check_times(times: list[int]) -> None:
+    """A RecordError naming the first time a move cannot have taken."""
+    for number, t in enumerate(times, start=1):
+        if not 0 <= t <= MAX_MOVE_MS:
+            raise RecordError(f"move {number} took {shown(str(t))} ms: a move's time is a "
+                              f"whole number of ms from 0 to {MAX_MOVE_MS:,}")
+
+
 def to_json(record: GameRecord) -> str:
     data = asdict(record)
     data["rule"] = record.rule.value
@@ -192,6 +204,11 @@ def from_json(text: str) -> GameRecord:
         raise RecordError("not a JSON record: it holds a number too long to read") from None
     if not isinstance(data, dict):
         raise RecordError("a JSON record must be an object with width, height, rule and moves")
+    if not data.keys() & _JSON_FIELDS or data.get("format", "gridgames-gomoku") != (
+            "gridgames-gomoku"):
+        # another program's JSON (a package.json, say) would read as an empty game
+        raise RecordError("not a game record: a JSON record is an object with width, "
+                          "height, rule and moves (and \"format\": \"gridgames-gomoku\")")
     try:
         width, height = check_size(data.get("width", 15), data.get("height", data.get("width", 15)))
         rule = Rule.from_name(str(data.get("rule", "freestyle")))
@@ -211,9 +228,12 @@ def from_json(text: str) -> GameRecord:
         moves.append((item[0], item[1]))
     times = data.get("times_ms")
     if times is not None and (
-        not isinstance(times, list) or not all(isinstance(t, int) for t in times)
+        not isinstance(times, list)
+        or not all(isinstance(t, int) and not isinstance(t, bool) for t in times)
     ):
         raise RecordError("times_ms must be a list of integers")
+    if times is not None:
+        _check_times(times)
     result = data.get("result", "*")
     if result not in RESULTS:
         raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
@@ -354,6 +374,7 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
         # the moves would stop here silently and the line be taken for a player's name
         raise RecordError(f"move {len(moves) + 1} ({_clipped(rest[0])}) is not a move: a .psq "
                           "move is x,y,time in whole numbers, like 8,8,0")
+    _check_times(times)
     names = [line for line in rest if not line.lstrip("-").isdigit()]
     codes = [line for line in rest if _PSQ_CODE.fullmatch(line)]
     record = GameRecord(width, height, rule, moves, times)

@@ -372,8 +372,11 @@ def test_a_match_clock_is_paced_by_a_time_control(brain: Brain) -> None:
     assert brain.time_control(board, now) is None
     brain.level = get_level("max")
     assert brain.time_control(board, now) is not None
-    brain.max_depth = 6
-    assert brain.time_control(board, now) is None
+    # INFO max_depth / max_node cap the paced search (Yixin-Board sends 100 and 10^9 with
+    # every time-based setting, which once turned the pacing off)
+    brain.max_depth, brain.max_nodes = 100, 10**9
+    assert brain.time_control(board, now) is not None
+    assert brain.limit_for(control.hard_ms).depth == 100
 
 
 def test_a_nearly_spent_clock_plays_at_once(talk: Talk) -> None:

@@ -128,7 +128,7 @@ def test_yxstop_right_behind_the_command_stops_its_search(shared_brain: BrainPro
     sent = brain.send(raw=b"TURN 7,7\r\nYXSTOP\r\n")
     stamp, reply = brain.read_stamped(timeout=30)
     parse_xy(reply)
-    assert stamp - sent < 1.0
+    assert stamp - sent < 10.0  # not the turn's 60 s
     brain.send("INFO timeout_turn 0")
 
 
@@ -212,7 +212,8 @@ def test_a_reply_does_not_wait_for_the_search_process_to_exit() -> None:
             sent = brain.send(f"TURN {opponent}")
             stamp, reply = brain.read_stamped()
             parse_xy(reply)
-            assert stamp - sent <= 0.3 + TOLERANCE_S, f"reply after {stamp - sent:.3f} s"
+            # well short of the 3 s the search process takes to exit, on a loaded machine too
+            assert stamp - sent < 2.0, f"reply after {stamp - sent:.3f} s"
     finally:
         brain.close()
 

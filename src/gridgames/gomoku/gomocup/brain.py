@@ -379,13 +379,17 @@ class Brain:
         """How to spend the match clock on this move: a soft budget and a hard cap,
         or None when no match clock applies (then the move gets ``move_budget_ms``).
 
-        Only a search bounded by time alone is paced; a level bounded by depth or
-        nodes, ``max_depth`` and ``max_node`` keep their fixed limits.
+        A level bounded by depth or nodes keeps its fixed limit. ``max_depth`` and
+        ``max_node`` cap a paced search: Yixin-Board sends them (100 and 10^9) with
+        every time-based setting, and they once turned the pacing off.
 
         >>> brain = Brain(print, warm_up=False)
         >>> brain.timeout_turn, brain.time_left = 5000, 20000
         >>> control = brain.time_control(Board(15), time.perf_counter())
         >>> control.soft_ms < 1000 < control.hard_ms <= 5000 - margin_ms(5000)
+        True
+        >>> brain.max_depth, brain.max_nodes = 100, 10**9
+        >>> brain.time_control(Board(15), time.perf_counter()) == control
         True
         >>> brain.time_left = 100
         >>> brain.time_control(Board(15), time.perf_counter()).is_instant
@@ -395,8 +399,6 @@ class Brain:
 
         left = self.time_left
         if left is None or left >= UNLIMITED_TIME or self.timeout_turn <= 0:
-            return None
-        if self.max_depth is not None or self.max_nodes is not None:
             return None
         turn = self.timeout_turn
         if self.level is not None:

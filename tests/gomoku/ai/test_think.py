@@ -53,6 +53,16 @@ def test_game_over_and_full_board_are_errors() -> None:
         analyse(full, Limit(depth=2))
 
 
+def test_no_search_goes_deeper_than_the_empty_points() -> None:
+    """Two points left on a 5x5 board: the search once reported depth 112, and spent its
+    whole time repeating the same two plies."""
+    board = Board(5)
+    for name in "a1 a2 a3 a4 b1 b2 b3 b4 c1 c2 c3 c4 d1 d2 d3 d4 e2 e1 e4 e3 a5 b5 c5".split():
+        board.push(board.parse(name))
+    result = think(board, Limit(time_ms=3000))
+    assert result.depth == 2
+
+
 @pytest.mark.parametrize("rule", list(Rule))
 def test_random_positions_get_legal_moves(rule: Rule) -> None:
     rng = random.Random(rule.code)

@@ -463,6 +463,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     if limit.time_ms is not None:
         deadline = started + max(limit.time_ms - TIME_MARGIN_MS, 1) / 1000
     max_depth = limit.depth if limit.depth is not None else P.MAX_PLY - 16
+    # no line is longer than the empty points: a deeper iteration would only repeat itself
+    max_depth = min(max_depth, board.width * board.height - len(board.move_stack))
     pacer = clock.pacer(_threatened(pos)) if clock is not None else None
     if pacer is not None:
         # never past the hard cap; until the first iteration, the budget the board asks for

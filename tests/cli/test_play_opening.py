@@ -525,6 +525,16 @@ def test_ctrl_c_while_the_computer_decides_its_opening_exits_cleanly(tmp_path: P
     assert child.exitstatus == 130
 
 
+def quit_the_program(child: pexpect.spawn, prompt: str) -> None:
+    """``quit`` at ``prompt``, then the menu's Quit: the program ends cleanly."""
+    answer(child, prompt, "quit")
+    answer(child, MENU_PROMPT, "4")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in (child.before or "")
+    assert child.exitstatus == 0
+
+
 def saved_during_swap2(path: Path) -> None:
     """A 15x15 game saved (as the web app saves it) with player 2 to choose a colour."""
     opening = Opening.replay(OpeningRule.SWAP2, Board(15), ["place h8", "place i9", "place j10"])
@@ -541,12 +551,7 @@ def test_a_game_saved_during_its_opening_goes_on_with_the_opening(tmp_path: Path
     child.expect_exact("The opening is over: player 1 plays black (o); player 2 plays white "
                        "(x).")
     answer(child, "Player 2 (x) make a move: ", "1 A")
-    answer(child, "Player 1 (o) make a move: ", "quit")
-    answer(child, MENU_PROMPT, "4")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert "Traceback" not in (child.before or "")
-    assert child.exitstatus == 0
+    quit_the_program(child, "Player 1 (o) make a move: ")
 
 
 def test_a_game_saved_during_its_opening_loaded_at_the_move_prompt(tmp_path: Path):
@@ -561,12 +566,7 @@ def test_a_game_saved_during_its_opening_loaded_at_the_move_prompt(tmp_path: Pat
     child.expect_exact("The opening is over: player 1 plays white (x); player 2 plays black "
                        "(o).")
     answer(child, "Player 1 (x) make a move: ", "15 O")  # the saved game's 15x15 board
-    answer(child, "Player 2 (o) make a move: ", "quit")
-    answer(child, MENU_PROMPT, "4")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert "Traceback" not in (child.before or "")
-    assert child.exitstatus == 0
+    quit_the_program(child, "Player 2 (o) make a move: ")
 
 
 def test_moves_cannot_be_added_to_a_game_saved_during_its_opening(tmp_path: Path):

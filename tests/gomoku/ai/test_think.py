@@ -12,6 +12,7 @@ from ai_helpers import position, stones
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Limit, SearchInfo, analyse, get_level, think
+from gridgames.gomoku.notation import parse_position
 
 MARGIN_S = 0.35  # generous: a shared, busy machine
 
@@ -57,8 +58,7 @@ def test_no_search_goes_deeper_than_the_empty_points() -> None:
     """Two points left on a 5x5 board: the search once reported depth 112, and spent its
     whole time repeating the same two plies."""
     board = Board(5)
-    for name in "a1 a2 a3 a4 b1 b2 b3 b4 c1 c2 c3 c4 d1 d2 d3 d4 e2 e1 e4 e3 a5 b5 c5".split():
-        board.push(board.parse(name))
+    board.push_many(parse_position("a1a2a3a4b1b2b3b4c1c2c3c4d1d2d3d4e2e1e4e3a5b5c5", 5, 5))
     result = think(board, Limit(time_ms=3000))
     assert result.depth == 2
 

@@ -555,11 +555,16 @@ def test_playing_white_against_the_computer(page: Any) -> None:
     page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")
     page.wait_for_selector("#board.playable")
     assert page.locator("#status-text").inner_text() == "White to move · your turn"
+    # the status, read out by screen readers as it changes, names the move (not shown)
+    assert page.locator("#status-move").text_content() == "Black played h8. "
+    assert page.locator("#status").get_attribute("aria-live") == "polite"
+    assert page.locator("#status-move").bounding_box()["width"] <= 1
     # Only the computer has moved: there is nothing of yours to take back.
     assert page.locator("#undo").is_disabled()
     page.mouse.click(*intersection(page, 0, 0))
     page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 3")
     page.wait_for_selector("#board.playable")
+    assert page.locator("#status-move").text_content().startswith("Black played ")
     assert page.locator("#undo").is_enabled()
     page.click("#undo")
     page.wait_for_function("() => document.querySelectorAll('#board circle.stone').length == 1")

@@ -507,6 +507,10 @@ class GameView {
       text = `${capital(s.to_move)} to move · ${who}`;
     }
     $("#status-text").textContent = text;
+    // The board is a picture: the status, read out as it changes, names the last move.
+    const last = s.moves.at(-1);
+    $("#status-move").textContent = last
+      ? `${s.moves.length % 2 ? "Black" : "White"} played ${pointName(last, s.height)}. ` : "";
     this.renderClocks();
     $("#watching").hidden = this.token !== null;
     $("#watching").textContent = this.invitationRefused

@@ -484,8 +484,10 @@ class GameView {
     const index = search ? s.moves.findIndex(([x, y]) => x === search.move[0] && y === search.move[1]) : -1;
     const side = index < 0 ? "" : ` for ${index % 2 === 0 ? "black" : "white"}`;
     const waited = search?.queued_ms >= 100 ? ` (waited ${(search.queued_ms / 1000).toFixed(1)} s)` : "";
+    // A move found with no look-ahead (level 1) has no score: 0 would be said of a five too.
+    const score = search?.depth ? `${search.score_text}${side} · ` : "";
     $("#engine-eval").textContent = search
-      ? `${search.score_text}${side} · ${depth} · ${(search.time_ms / 1000).toFixed(1)} s${waited}` : "–";
+      ? `${score}${depth} · ${(search.time_ms / 1000).toFixed(1)} s${waited}` : "–";
     const stone = $("#status-stone");
     let text;
     if (opening) {

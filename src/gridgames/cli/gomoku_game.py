@@ -43,7 +43,7 @@ from .gomoku_view import (
     render_board,
     unplayable_reason,
 )
-from .terminal import ask
+from .terminal import ask, counted
 
 if TYPE_CHECKING:
     from gridgames.gomoku.ai import Limit, SearchInfo, SearchMemory, SearchResult
@@ -194,11 +194,6 @@ def search_details(result: SearchResult) -> str:
     if not result.depth:
         return ""
     return f" (score {result.score_text}, depth {result.depth})"
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @functools.cache

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 from .gomoku_game import Console, Game, Mode, Settings, busy
 from .gomoku_view import Style, format_move, parse_move, render_board
+from .terminal import counted
 
 OPENING_HELP = """\
 During the opening, type what the line above the prompt asks for:
@@ -72,7 +73,7 @@ def input_forms(opening: Opening) -> str:
         ("choose", "place"): "black, white or a point",
         ("choose",): "black or white",
         ("declare",): "a number",
-        ("offer",): f"{count} point{'s' if count != 1 else ''}",
+        ("offer",): counted(count, "point"),
         ("offer", "place"): f"a point, or {count} points to offer",
         ("pick",): "one of the offered points",
     }.get(opening.allowed, "an action")
@@ -196,9 +197,8 @@ class OpeningPhase:
         say()
         say(f"{rule.display_name} opening: {rule.description}.")
         if self.resumed:
-            steps = len(self.opening.history)
-            say(f"The game was saved during the opening, after {steps} "
-                f"step{'s' if steps != 1 else ''}; it goes on from there.")
+            steps = counted(len(self.opening.history), "step")
+            say(f"The game was saved during the opening, after {steps}; it goes on from there.")
             if self.settings.mode is Mode.HUMAN_COMPUTER:
                 say("You are player 1; the computer is player 2.")
             elif self.settings.mode is Mode.COMPUTER_HUMAN:
@@ -313,7 +313,7 @@ class OpeningPhase:
                 parts.append(f"chooses {self.colored(color)}")
             elif kind == "declare":
                 count = opening.declared
-                parts.append(f"declares {count} fifth move{'s' if count != 1 else ''}")
+                parts.append(f"declares {counted(count, 'fifth move')}")
             elif kind == "offer":
                 parts.append("offers " + ", ".join(format_move(p) for p in opening.offers))
             elif kind == "pick":

@@ -30,6 +30,7 @@ from gridgames.prepare import stderr_report
 from .gomoku_game import Console
 from .gomoku_view import Style, format_move, parse_move, render_board, unplayable_reason
 from .options import whole_number
+from .terminal import counted
 
 COMMANDS = ("hint", "solution", "retry", "next", "goto", "list", "help", "quit", "exit")
 # A word of more letters than the widest board's last column (bl) is no move's column.
@@ -314,7 +315,7 @@ class Trainer:
         self.played += [point, verdict.reply]
         self.show_board()
         left = verdict.moves_left
-        self.console.say(f"{verdict.message}. {left} more move{'s' if left != 1 else ''} "
+        self.console.say(f"{verdict.message}. {counted(left, 'more move')} "
                          "to the five.")
 
     def give_hint(self) -> None:

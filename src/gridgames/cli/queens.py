@@ -40,7 +40,7 @@ from gridgames.queens.backtracking import DEFAULT_LIMIT, MAX_LIMIT, backtrack
 from gridgames.queens.board import Square
 from gridgames.queens.counter import MAX_N
 
-from .terminal import ask
+from .terminal import ask, counted
 
 NAME = "queens"
 HELP = "The N-Queens puzzle: play it, solve it, count solutions"
@@ -260,7 +260,7 @@ def run_solve(args: argparse.Namespace) -> int:
     with _ctrl_c_stops_at_once():
         solution = solve(n, fixed, seed=seed)
     elapsed = format_seconds(time.perf_counter() - start)
-    queens = f"{len(fixed)} fixed queen{'s' if len(fixed) != 1 else ''}"
+    queens = counted(len(fixed), "fixed queen")
     if solution is None:
         if fixed:
             print(f"no solution: the {queens} cannot be completed on the {n}×{n} board "
@@ -289,7 +289,7 @@ def run_backtrack(args: argparse.Namespace) -> int:
     for number, (kind, square) in enumerate(run.steps, start=1):
         action = "place" if kind == "place" else "take back"
         print(f"{number:>{width}}. {action} {format_square(square, n)}")
-    tally = (f"{run.placed} queen{'s' if run.placed != 1 else ''} placed, "
+    tally = (f"{counted(run.placed, 'queen')} placed, "
              f"{run.taken_back} taken back")
     if run.solution is not None:
         print(f"the first solution ({tally}):")
@@ -353,7 +353,7 @@ def run_count(args: argparse.Namespace) -> int:
         count = count_solutions(n)
     elapsed = format_seconds(time.perf_counter() - start)
     print(
-        f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board (counted in {elapsed})"
+        f"{counted(count, 'solution')} for the {n}×{n} board (counted in {elapsed})"
     )
     return 0
 
@@ -370,7 +370,7 @@ def _count_on_cluster(n: int, address: str, ship_package: bool) -> int:
         raise InputError(str(error)) from None
     elapsed = format_seconds(time.perf_counter() - start)
     print(
-        f"{count} solution{'s' if count != 1 else ''} for the {n}×{n} board "
+        f"{counted(count, 'solution')} for the {n}×{n} board "
         f"(counted in {elapsed} on the cluster at {address})"
     )
     return 0
@@ -494,7 +494,7 @@ class Game:
         if len(words) != 1:
             raise InputError(f"Write the size as a number, e.g. size 8 (1 to {MAX_PLAY_N}).")
         self.placement = Placement(parse_size(words[0], 8, MAX_PLAY_N))
-        print(f"New {self.n}×{self.n} board: place {self.n} queen{'s' if self.n != 1 else ''}.")
+        print(f"New {self.n}×{self.n} board: place {counted(self.n, 'queen')}.")
         self.show()
 
     def solve(self) -> None:
@@ -511,13 +511,13 @@ class Game:
             return
         if solution is None:
             print(
-                f"No solution exists with your {kept} queen{'s' if kept != 1 else ''} "
+                f"No solution exists with your {counted(kept, 'queen')} "
                 f"(proved in {elapsed}). Remove a queen or type restart."
             )
             return
         self.placement = Placement.from_queens(self.n, solution)
         print(
-            f"Solved in {elapsed}: kept your {kept} queen{'s' if kept != 1 else ''} "
+            f"Solved in {elapsed}: kept your {counted(kept, 'queen')} "
             f"and placed {self.n - kept} more."
         )
         self.show()
@@ -546,6 +546,6 @@ class Game:
         count = count_solutions(self.n)
         elapsed = format_seconds(time.perf_counter() - start)
         print(
-            f"The {self.n}×{self.n} board has {count} solution{'s' if count != 1 else ''} "
+            f"The {self.n}×{self.n} board has {counted(count, 'solution')} "
             f"(counted in {elapsed})."
         )

@@ -1,4 +1,5 @@
-"""Reading a line typed at a prompt, for every terminal front end."""
+"""Reading a line typed at a prompt, and counting things in words, for every terminal
+front end."""
 
 from __future__ import annotations
 
@@ -15,3 +16,8 @@ def ask(prompt: str) -> str:
     sys.stdout.write(prompt)
     sys.stdout.flush()
     return input()
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

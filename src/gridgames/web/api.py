@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import functools
 import time
-from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, WebSocketDisconnect
@@ -51,10 +50,6 @@ Service = Annotated[GomokuService, Depends(service_of)]
 Engine = Annotated[EnginePool, Depends(engine_of)]
 
 
-def _pairs(points: Iterable[tuple[int, int]]) -> list[list[int]]:
-    return [[x, y] for x, y in points]
-
-
 def _squares(pairs: list[list[int]]) -> list[tuple[int, int]]:
     return [(pair[0], pair[1]) for pair in pairs]
 
@@ -62,7 +57,7 @@ def _squares(pairs: list[list[int]]) -> list[tuple[int, int]]:
 def search_out(result: SearchResult, queued_ms: int = 0) -> s.SearchOut:
     return s.SearchOut(
         move=list(result.move), score=result.score, score_text=result.score_text, mate=result.mate,
-        depth=result.depth, pv=_pairs(result.pv), nodes=result.nodes, time_ms=result.time_ms,
+        depth=result.depth, pv=s.pairs(result.pv), nodes=result.nodes, time_ms=result.time_ms,
         queued_ms=queued_ms,
     )
 
@@ -97,10 +92,10 @@ def _state_fields(game: Game) -> dict[str, Any]:
         width=board.width,
         height=board.height,
         rule=board.rule,
-        moves=_pairs(board.move_stack),
+        moves=s.pairs(board.move_stack),
         to_move=board.to_move.label,
         outcome=_outcome_out(game),
-        forbidden=_pairs(sorted(board.forbidden_points())),
+        forbidden=s.pairs(sorted(board.forbidden_points())),
         players=s.Players(black=saved.black, white=saved.white),  # type: ignore[arg-type]
         level=saved.level,
         time_ms=saved.time_ms,
@@ -137,7 +132,7 @@ def _opening_out(game: Game, opening: Opening) -> s.OpeningOut:
         declared=opening.declared,
         most_offers=opening.most_offers() if declaring else 0,
         offer_count=opening.offer_count() if "offer" in opening.allowed else 0,
-        offers=_pairs(opening.offers),
+        offers=s.pairs(opening.offers),
         history=list(opening.history),
         players={"first": game.who(first), "second": game.who(second)},
         colors={"first": opening.color(first).label, "second": opening.color(second).label},
@@ -303,7 +298,7 @@ async def hint(game_id: str, service: Service) -> s.SearchOut:
 async def opening_hint(game_id: str, service: Service) -> s.OpeningHint:
     """What the computer would do for the human to act in the opening (a hint)."""
     actions, points = await service.opening_hint(game_id)
-    return s.OpeningHint(actions=actions, points=_pairs(points))
+    return s.OpeningHint(actions=actions, points=s.pairs(points))
 
 
 @router.get("/gomoku/games/{game_id}/record", responses={
@@ -423,9 +418,9 @@ async def puzzle_list() -> Response:
 async def puzzle_position(puzzle_id: int) -> s.PuzzleOut:
     """A puzzle's position and one winning line."""
     puzzle = _puzzle(puzzle_id)
-    return s.PuzzleOut(**_summary_fields(puzzle), moves=_pairs(puzzle.moves),
-                       forbidden=_pairs(sorted(puzzle.board().forbidden_points())),
-                       solution=_pairs(puzzle.solution))
+    return s.PuzzleOut(**_summary_fields(puzzle), moves=s.pairs(puzzle.moves),
+                       forbidden=s.pairs(sorted(puzzle.board().forbidden_points())),
+                       solution=s.pairs(puzzle.solution))
 
 
 @router.post("/gomoku/puzzles/{puzzle_id}/attempt", response_model=s.PuzzleVerdict,
@@ -443,8 +438,8 @@ async def puzzle_attempt(puzzle_id: int, body: s.PuzzleAttempt, engine: Engine,
                                                key=client_key(request))
     return s.PuzzleVerdict(verdict=verdict.kind, message=verdict.message,  # type: ignore[arg-type]
                            reply=None if verdict.reply is None else list(verdict.reply),
-                           moves_left=verdict.moves_left, five=_pairs(verdict.five),
-                           forbidden=_pairs(forbidden))
+                           moves_left=verdict.moves_left, five=s.pairs(verdict.five),
+                           forbidden=s.pairs(forbidden))
 
 
 @router.post("/gomoku/puzzles/{puzzle_id}/hint", response_model=s.PuzzleHint,
@@ -475,7 +470,7 @@ async def queens_solve(body: s.QueensSolve, engine: Engine, request: Request) ->
     queens.Placement.from_queens(body.n, squares)  # bad input fails here, not in a worker
     solution, elapsed = await engine.run(queens.solve, body.n, squares,
                                          key=client_key(request))
-    return s.QueensSolution(solution=None if solution is None else _pairs(solution),
+    return s.QueensSolution(solution=None if solution is None else s.pairs(solution),
                             elapsed_ms=round(elapsed, 3))
 
 
@@ -501,7 +496,7 @@ async def queens_backtrack(body: s.QueensBacktrackRequest, engine: Engine,
                               body.n, squares, key=client_key(request))
     return s.QueensBacktrack(
         steps=[s.QueensStep(kind=step.kind, square=list(step.square)) for step in run.steps],
-        solution=None if run.solution is None else _pairs(run.solution),
+        solution=None if run.solution is None else s.pairs(run.solution),
         finished=run.finished)
 
 

@@ -462,8 +462,7 @@ class GomokuService:
         self._cancel(game)
         self._forget(game)
         self.store.delete(game_id)
-        for queue in game.watchers:  # their streams end: connecting again finds no game
-            queue.put_nowait(RELOAD)
+        self._reload_watchers(game)  # connecting again, they find no game
 
     def play(self, game_id: str, x: int, y: int, seat: OpeningPlayer | None = None) -> Game:
         """A human's move, by the player in ``seat`` (None: whoever is to move); raises a
@@ -851,11 +850,16 @@ class GomokuService:
             log.exception("cannot save game %s", game.id)
             self._cancel(game)
             self._forget(game)
-            for queue in game.watchers:
-                queue.put_nowait(RELOAD)
+            self._reload_watchers(game)
             raise StoreUnavailableError(
                 f"the game could not be saved ({error}), so nothing was changed: try again "
                 "in a moment") from None
+
+    @staticmethod
+    def _reload_watchers(game: Game) -> None:
+        """End the watchers' streams of a game dropped from memory: they connect again."""
+        for queue in game.watchers:
+            queue.put_nowait(RELOAD)
 
     def _publish(self, game: Game) -> None:
         if not game.thinking:

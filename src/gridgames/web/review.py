@@ -44,6 +44,7 @@ from gridgames.web.schemas import (
     PointList,
     Strict,
     outcome_out,
+    pairs,
 )
 
 log = logging.getLogger(__name__)
@@ -361,7 +362,7 @@ async def position(body: PositionRequest) -> PositionOut:
     outcome = board.outcome()
     return PositionOut(
         to_move=board.to_move.label,  # type: ignore[arg-type]
-        forbidden=[[x, y] for x, y in sorted(board.forbidden_points())],
+        forbidden=pairs(sorted(board.forbidden_points())),
         outcome=None if outcome is None else outcome_out(outcome))
 
 

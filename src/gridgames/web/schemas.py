@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -162,12 +163,17 @@ class OutcomeOut(BaseModel):
         "its result but not how it came (a loss, or a draw); empty for five or a full board")
 
 
+def pairs(points: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Points as the API writes them, ``[x, y]`` each."""
+    return [[x, y] for x, y in points]
+
+
 def outcome_out(outcome: Outcome, *, draw_reason: str | None = None,
                 termination: str = "") -> OutcomeOut:
     """The API's form of ``outcome`` (``draw_reason``: the outcome's own unless given)."""
     return OutcomeOut(
         winner=None if outcome.winner is None else outcome.winner.label,  # type: ignore[arg-type]
-        line=[[x, y] for x, y in outcome.line],
+        line=pairs(outcome.line),
         result=outcome.result,  # type: ignore[arg-type]
         draw_reason=outcome.draw_reason if draw_reason is None else draw_reason,
         termination=termination,  # type: ignore[arg-type]

@@ -95,7 +95,7 @@ def test_plot_without_matplotlib_says_how_to_install_it(psq, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["missing.psq"], "cannot read the record missing.psq: there is no such file"),
-    (["h8h8"], "move 2 of 'h8h8' is not legal: h8 is occupied"),
+    (["h8h8"], "'h8h8': move 2 is not legal: h8 is occupied"),
     (["h8z99"], "neither a record file nor a position string"),
     (["h8i9", "--rule", "gomoku-9"], "unknown rule 'gomoku-9'; allowed: freestyle"),
     (["h8i9", "--plot", "graph.pdf"], "must end in .png or .svg"),

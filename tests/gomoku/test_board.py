@@ -266,3 +266,12 @@ def test_a_point_off_the_board_has_no_name() -> None:
 def test_parse_refuses_what_is_not_text() -> None:
     with pytest.raises(ValueError, match=r"^text must be a str such as 'h8', got None$"):
         Board(15).parse(None)  # type: ignore[arg-type]
+
+
+def test_push_many_names_the_illegal_move_and_leaves_the_board_as_it_was():
+    board = Board(15)
+    board.push((0, 0))
+    with pytest.raises(IllegalMoveError, match=r"^move 3 is not legal: h8 is occupied by white$"):
+        board.push_many([(7, 7), (8, 8), (7, 7), (9, 9)])
+    assert board.move_stack == [(0, 0)]
+    assert board[(7, 7)] is None and board.to_move is Color.WHITE

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, Rule
+from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.match import MAX_TIME_MS
 from gridgames.gomoku.notation import shown
 from gridgames.gomoku.records import RecordError, load
@@ -92,11 +92,10 @@ def read_game(text: str, rule: Rule | None, size: int) -> Board:
             f"{shown(text)!r} is neither a record file nor a position string like h8i9j10: "
             f"{error}"
         ) from None
-    for number, move in enumerate(moves, start=1):
-        reason = board.illegal_reason(move)
-        if reason is not None:
-            raise UsageError(f"move {number} of {shown(text)!r} is not legal: {reason}")
-        board.push(move)
+    try:
+        board.push_many(moves)
+    except IllegalMoveError as error:
+        raise UsageError(f"{shown(text)!r}: {error}") from None
     return board
 
 

@@ -221,7 +221,16 @@ class Board:
         self._outcomes.append(self._judge(x, y))
 
     def push_many(self, points: Iterable[Point]) -> None:
-        for point in points:
+        """Play ``points`` in turn. If one cannot be played, the board is left as it was
+        and IllegalMoveError says which it was, counted from 1: "move 3 is not legal: …".
+        """
+        start = len(self.move_stack)
+        for number, point in enumerate(points, start=1):
+            reason = self.illegal_reason(point)
+            if reason is not None:
+                while len(self.move_stack) > start:
+                    self.pop()
+                raise IllegalMoveError(f"move {number} is not legal: {reason}")
             self.push(point)
 
     def pop(self) -> Point:

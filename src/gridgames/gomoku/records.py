@@ -66,7 +66,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, Outcome, Point, check_size
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Outcome, Point, check_size
 from gridgames.gomoku.clock import GameClock
 from gridgames.gomoku.notation import read_number, shown
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
@@ -145,11 +145,10 @@ class GameRecord:
     def to_board(self) -> Board:
         """Replay the moves; raises RecordError naming the first move that is not legal."""
         board = Board(self.width, self.height, rule=self.rule)
-        for number, move in enumerate(self.moves, start=1):
-            reason = board.illegal_reason(move)
-            if reason is not None:
-                raise RecordError(f"move {number} is not legal: {reason}")
-            board.push(move)
+        try:
+            board.push_many(self.moves)
+        except IllegalMoveError as error:
+            raise RecordError(str(error)) from None
         return board
 
     def replay_opening(self) -> Opening | None:

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from gridgames.gomoku import Board, Point, Rule
+from gridgames.gomoku import Board, IllegalMoveError, Point, Rule
 from gridgames.gomoku.ai import Limit
 from gridgames.gomoku.analysis import (
     Candidate,
@@ -344,12 +344,10 @@ async def get_review(game_id: str, reviews: ReviewsDep) -> ReviewStatus:
 def _position(body: PositionRequest) -> Board:
     """The board after the request's moves; a ValueError names the first illegal one."""
     board = Board(body.width, body.height, rule=body.rule)
-    for number, pair in enumerate(body.moves, start=1):
-        move = (pair[0], pair[1])
-        reason = board.illegal_reason(move)
-        if reason is not None:
-            raise ValueError(f"move {number} is not legal: {reason}")
-        board.push(move)
+    try:
+        board.push_many((pair[0], pair[1]) for pair in body.moves)
+    except IllegalMoveError as error:
+        raise ValueError(str(error)) from None  # the request's fault: 422, not 409
     return board
 
 

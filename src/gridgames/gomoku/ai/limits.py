@@ -80,6 +80,8 @@ class SearchResult:
 
     ``score`` is in centi-stones from the side to move's point of view; ``mate`` is
     ``+N`` for a forced win in N of our own moves and ``-N`` for a forced loss in N.
+    A ``depth`` of 0 marks a move chosen without looking ahead (level 1, or while
+    the kernels compile on a first run): its ``score`` is 0 and tells nothing.
     """
 
     move: Point

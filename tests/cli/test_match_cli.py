@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -146,3 +147,103 @@ def test_ctrl_c_ends_the_match_and_every_brain(tmp_path: Path) -> None:
         for pid in started:
             if running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("signum", "why", "code"), [(signal.SIGINT, "Ctrl-C", 130),
+                                                     (signal.SIGTERM, "SIGTERM", 143)])
+def test_a_stopped_match_sums_up_its_games_and_ends_its_brains(
+        tmp_path: Path, signum: int, why: str, code: int) -> None:
+    """Stopped after a game or more, the match keeps their records and prints what they add
+    up to. SIGTERM once ended the match's process at once: no summary, and a brain that
+    hangs, in a process group of its own, was left running."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", script, "match", fake("hang"), fake("good"),
+                             "--size", "9", "--games", "20", "--time-ms", "200",
+                             "--tolerance-ms", "100", "--out", "games"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
+            if line.startswith("Game 1/20"):
+                break
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == code and "Traceback" not in err, err
+        games = sorted(p.name for p in (tmp_path / "games").iterdir())
+        assert f"\nMatch stopped by {why} after {len(games)} of 20 games.\n" in out
+        assert f"Score of python vs python (2): 0 - {len(games)} - 0 " in out
+        assert f"Games lost by error (illegal move, time, crash, protocol): {len(games)}" in out
+        started = [int(pid) for pid in pids.read_text().split()]
+        deadline = time.monotonic() + 5
+        while any(running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if running(pid)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_an_out_holding_an_earlier_match_is_refused(tmp_path: Path) -> None:
+    """A second match into the folder of a first once overwrote its records in part: the
+    folder then held two matches' games, and the report read them as one."""
+    first = run("match", fake("good"), fake("crash"), "--size", "9", "--games", "4",
+                "--time-ms", "200", "--out", "games", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    records = {p.name: p.read_text() for p in (tmp_path / "games").iterdir()}
+    assert len(records) == 4
+    second = run("match", fake("good"), fake("good"), "--size", "9", "--games", "2",
+                 "--time-ms", "200", "--out", "games", cwd=tmp_path)
+    assert second.returncode == 2 and second.stdout == ""
+    assert second.stderr == ("gridgames match: --out games: that folder holds the records of "
+                             "an earlier match (game-0001.psq, 4 in all); give a new or empty "
+                             "folder\n")
+    assert {p.name: p.read_text() for p in (tmp_path / "games").iterdir()} == records
+
+
+@pytest.mark.parametrize(("engine", "says"), [
+    ('"/opt/pbrain-x', "cannot read the engine command '\"/opt/pbrain-x': No closing "
+                       "quotation"),
+    ("''", "an engine is 'level:N', 'level:max' or a brain's command line, got \"''\""),
+])
+def test_an_engine_command_that_cannot_be_read_is_refused(tmp_path: Path, engine: str,
+                                                          says: str) -> None:
+    """Once 'No closing quotation' alone (which engine?), and an empty program name tried."""
+    result = run("match", engine, fake("good"), cwd=tmp_path)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "",
+                                                                 f"gridgames match: {says}\n")
+
+
+def test_a_match_stopped_by_a_record_it_cannot_write_sums_up_its_games(
+        tmp_path: Path) -> None:
+    """This brain plays off the board (and loses) and removes the folder of records when
+    the second game starts: the match stops, saying which record it could not write
+    (once a FileNotFoundError's traceback), after the summary of the game it recorded."""
+    brain = tmp_path / "brain.py"
+    brain.write_text(textwrap.dedent("""\
+        import shutil, sys
+        for line in sys.stdin:
+            word = line.strip().partition(" ")[0]
+            if word == "RESTART":
+                shutil.rmtree("games")
+            if word in ("START", "RESTART"):
+                print("OK", flush=True)
+            elif word in ("BEGIN", "TURN", "DONE"):
+                print("99,99", flush=True)
+            elif word == "END":
+                break
+    """))
+    result = run("match", f"{sys.executable} {brain}", fake("good"), "--size", "9",
+                 "--games", "2", "--time-ms", "500", "--out", "games", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == ("gridgames match: --out games: cannot write the record of game 2 "
+                             "in that folder: No such file or directory\n")
+    assert "\nScore of python vs python (2): 0 - 1 - 0 [0.000] 1\n" in result.stdout

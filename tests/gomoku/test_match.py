@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -25,6 +27,7 @@ from gridgames.gomoku.match import (
     MAX_TIME_MS,
     PAIRS_NEEDED,
     EngineSpec,
+    GameResult,
     MatchConfig,
     MatchStats,
     Sprt,
@@ -177,6 +180,20 @@ def test_sprt_with_other_error_rates() -> None:
 @pytest.mark.parametrize("text", ["5", "10,0", "a,b", "0,5,2,0.1", "1,2,3"])
 def test_sprt_parse_errors(text: str) -> None:
     with pytest.raises(ValueError, match="sprt"):
+        Sprt.parse(text)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    # the bounds crossed: H1 was accepted after the first game, whatever its result
+    ("0,10,0.6,0.6", "alpha + beta must be below 1, got 0.6 + 0.6"),
+    ("0,10,0.5,0.5", "alpha + beta must be below 1"),
+    # once an OverflowError after the first game
+    ("-1e308,0", "elo0 and elo1 must be from -4000 to 4000, got -1e+308 and 0"),
+    ("0,inf", "elo0 and elo1 must be from -4000 to 4000"),
+    ("1e6,2e6", "elo0 and elo1 must be from -4000 to 4000"),
+])
+def test_sprt_bounds_no_test_can_work_with_are_refused(text: str, says: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"--sprt {says}")):
         Sprt.parse(text)
 
 
@@ -423,6 +440,26 @@ def test_games_are_paired_by_their_numbers(tmp_path: Path) -> None:
     assert report.stats.pairs == expected
     assert any(line.startswith("Pairs of games by points for fake-good")
                for line in report.summary_lines())
+
+
+def test_a_record_that_cannot_be_written_stops_the_match_saying_so(tmp_path: Path) -> None:
+    """The folder of records removed during the match: the next record cannot be written.
+    That was a FileNotFoundError and its traceback; the match stops with a ValueError
+    naming the folder and the game, which is not counted (the counted games are those
+    recorded)."""
+    out_dir = tmp_path / "games"
+    counted: list[int] = []
+
+    def on_game(result: GameResult, stats: MatchStats) -> None:
+        counted.append(result.number)
+        shutil.rmtree(out_dir)
+
+    config = MatchConfig((fake("good"), fake("good")), games=4, width=9, height=9,
+                         out_dir=out_dir)
+    with pytest.raises(ValueError, match=rf"^--out {re.escape(str(out_dir))}: cannot write "
+                                         r"the record of game 2 in that folder: No such file"):
+        run_match(config, on_game=on_game)
+    assert counted == [1]
 
 
 MATCH_REPORT = Path(__file__).parents[2] / "benchmarks" / "match_report.py"

@@ -12,8 +12,11 @@ With ``--cluster HEAD:PORT`` (or ``auto``) the games are tasks on a Ray cluster
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,30 +167,74 @@ def run(args: argparse.Namespace) -> int:
     print(f"Match {a} vs {b}: {config.games} games, {settings_line(config)}"
           + (f", {a}'s times x{config.time_odds:g}" if config.time_odds != 1 else "") + where,
           flush=True)
+    # The games counted so far, to sum up a match that stops before its end.
+    so_far = MatchReport(config)
 
     def progress(result: GameResult, stats: MatchStats) -> None:
+        so_far.results.append(result)
+        so_far.stats = stats
         print(game_line(result, config, config.games), flush=True)
         print(f"  {progress_line(stats, config)}", flush=True)
 
     try:
-        if args.cluster is not None:
-            report = _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
-        else:
-            report = run_match(config, on_game=progress)
-    except EngineError as error:  # an engine that cannot even be started
+        with _signals_stop_the_match():
+            if args.cluster is not None:
+                report = _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
+            else:
+                report = run_match(config, on_game=progress)
+    except (KeyboardInterrupt, _Stopped) as stop:
+        # The brains are ended and the games finished are kept: say what they add up to.
+        why = "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else stop.name
+        print(f"\nMatch stopped by {why} after {so_far.stats.games} of {config.games} games.")
+        _print_summary(so_far)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 128 + stop.signum
+    except (EngineError, ValueError, _ClusterFailure) as error:
+        # a brain that never starts, a record that cannot be written, a cluster that fails
+        _print_summary(so_far)
         print(f"gridgames match: {error}", file=sys.stderr)
-        return 1
-    except ValueError as error:  # --out gone bad since it was checked
-        print(f"gridgames match: {error}", file=sys.stderr)
-        return 2
-    except _ClusterFailure as failure:
-        print(f"gridgames match: {failure}", file=sys.stderr)
-        return 2
+        return 1 if isinstance(error, EngineError) else 2
     if report.stopped_early:
         print(f"SPRT decided after {report.stats.games} games: stopping.")
-    for line in report.summary_lines():
-        print(line)
+    _print_summary(report)
     return 0
+
+
+def _print_summary(report: MatchReport) -> None:
+    """The summary of the games counted, if any (a match that stopped may have none)."""
+    if report.stats.games:
+        for line in report.summary_lines():
+            print(line, flush=True)
+
+
+class _Stopped(BaseException):
+    """A signal (SIGTERM, SIGHUP) stopped the match; handled as Ctrl-C is."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise _Stopped(signum)
+
+
+@contextlib.contextmanager
+def _signals_stop_the_match() -> Iterator[None]:
+    """Make SIGTERM and SIGHUP stop the match as Ctrl-C does, rather than end the process
+    at once: the brains run in process groups of their own and would be left running. A
+    signal set to be ignored (``nohup``) stays ignored."""
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+                previous[signum] = signal.signal(signum, _raise_stopped)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _ClusterFailure(Exception):

@@ -82,9 +82,19 @@ def score_from_elo(elo: float) -> float:
 
     >>> round(score_from_elo(0), 3), round(score_from_elo(400), 4)
     (0.5, 0.9091)
+    >>> score_from_elo(-1e308)  # no OverflowError: the score is 0 to a float's precision
+    0.0
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    try:
+        return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    except OverflowError:
+        return 0.0
 
+
+# The largest Elo difference an SPRT hypothesis may name: its expected score is 1 within
+# 1e-10, and far beyond, two hypotheses expect the same float score (no game tells them
+# apart) or the score overflows.
+MAX_SPRT_ELO = 4000
 
 # The points a game pair can score for the first engine, by index in MatchStats.pairs.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -249,8 +259,15 @@ class Sprt:
         sprt = cls(*values)
         if not sprt.elo0 < sprt.elo1:
             raise ValueError(f"--sprt needs elo0 < elo1, got {sprt.elo0} and {sprt.elo1}")
+        if not -MAX_SPRT_ELO <= sprt.elo0 < sprt.elo1 <= MAX_SPRT_ELO:
+            raise ValueError(f"--sprt elo0 and elo1 must be from {-MAX_SPRT_ELO} to "
+                             f"{MAX_SPRT_ELO}, got {sprt.elo0:g} and {sprt.elo1:g}")
         if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1):
             raise ValueError("--sprt alpha and beta must be between 0 and 1")
+        if sprt.alpha + sprt.beta >= 1:
+            # the bounds would cross, and the test accept a hypothesis before any game
+            raise ValueError(f"--sprt alpha + beta must be below 1, got {sprt.alpha:g} + "
+                             f"{sprt.beta:g}")
         return sprt
 
     @property
@@ -303,9 +320,14 @@ class EngineSpec:
             level = get_level(stripped)
             return cls(f"level:{stripped.split(':', 1)[1].strip().lower()}",
                        tuple(our_brain_command(level.number)), level.number)
-        argv = shlex.split(stripped)
-        if not argv:
-            raise ValueError("an engine is 'level:N', 'level:max' or a brain's command line")
+        try:
+            argv = shlex.split(stripped)
+        except ValueError as error:  # an unclosed quote: say in which engine
+            raise ValueError(f"cannot read the engine command {shown(stripped)!r}: "
+                             f"{error}") from None
+        if not argv or not argv[0]:
+            raise ValueError("an engine is 'level:N', 'level:max' or a brain's command line, "
+                             f"got {shown(text)!r}")
         return cls(Path(argv[0]).name, tuple(argv))
 
     def on_this_machine(self) -> EngineSpec:
@@ -632,6 +654,15 @@ class MatchTally:
         if self.decided:
             return True
         report, config = self.report, self.config
+        if config.out_dir is not None:
+            # first: a game whose record cannot be written is not counted either
+            path = Path(config.out_dir) / f"game-{result.number:04d}.psq"
+            try:
+                save(result.record, path)
+            except OSError as error:
+                raise ValueError(f"--out {config.out_dir}: cannot write the record of game "
+                                 f"{result.number} in that folder: "
+                                 f"{error.strerror or error}") from None
         report.results.append(result)
         report.stats.add(result.points)
         pair = pair_index(result.number)
@@ -639,8 +670,6 @@ class MatchTally:
             report.stats.add_pair(self._pair_waiting.pop(pair) + result.points)
         else:
             self._pair_waiting[pair] = result.points
-        if config.out_dir is not None:
-            save(result.record, Path(config.out_dir) / f"game-{result.number:04d}.psq")
         if self.on_game is not None:
             self.on_game(result, report.stats)
         if config.sprt is not None:
@@ -655,7 +684,8 @@ class MatchTally:
 
 def records_folder(path: str | Path) -> Path:
     """Make the folder for a match's game records (``out_dir``, ``--out``) if it is missing,
-    and check that records can be written in it; raises ValueError saying why not.
+    and check that records can be written in it and that it holds none of another match;
+    raises ValueError saying why not.
 
     The one place that makes it: a match makes it before its first game, and the
     command line calls this early to refuse a bad ``--out`` before it prints anything.
@@ -672,6 +702,12 @@ def records_folder(path: str | Path) -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"--out {folder}: cannot write records in that folder: permission "
                          "denied")
+    # Another match's records would be overwritten in part and read with this one's as one
+    # match (benchmarks/match_report.py reads every game-NNNN.psq of the folder).
+    earlier = sorted(record.name for record in folder.glob("game-*.psq"))
+    if earlier:
+        raise ValueError(f"--out {folder}: that folder holds the records of an earlier match "
+                         f"({earlier[0]}, {len(earlier)} in all); give a new or empty folder")
     return folder
 
 

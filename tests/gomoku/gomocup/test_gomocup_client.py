@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -343,3 +345,60 @@ def test_an_about_of_free_text_is_kept_as_text() -> None:
     with Engine(fake_command("silent"), start_timeout_ms=200) as engine, pytest.raises(
             EngineTimeoutError, match="ABOUT"):
         engine.about()
+
+
+def script_brain(tmp_path: Path, source: str) -> list[str]:
+    """A brain written for one test: ``source`` is the body of its loop over the commands
+    it reads, with ``word`` the command and ``say`` to answer."""
+    path = tmp_path / "brain.py"
+    path.write_text("import sys\n"
+                    "def say(text):\n"
+                    "    sys.stdout.write(text + '\\n')\n"
+                    "    sys.stdout.flush()\n"
+                    "for line in sys.stdin:\n"
+                    "    word = line.strip().partition(' ')[0].upper()\n"
+                    + textwrap.indent(textwrap.dedent(source), "    "))
+    return [sys.executable, str(path)]
+
+
+def test_a_line_too_long_to_keep_is_cut_not_split(tmp_path: Path) -> None:
+    """A MESSAGE of 300 kB (a long PV, a search dump) is one MESSAGE, cut short: its rest
+    was once read as more lines, the first of them taken for the move, and the game lost."""
+    command = script_brain(tmp_path, """
+        if word == "START":
+            say("OK")
+        elif word == "BEGIN":
+            say("MESSAGE " + "pv " * 100_000)
+            say("DEBUG " + "x" * 200_000)
+            say("7,7")
+        elif word == "END":
+            break
+    """)
+    with Engine(command) as engine:
+        result = engine.play(Board(15), Limit(time_ms=2000))
+    assert result.move == (7, 7)
+    [message] = result.messages
+    assert message.startswith("pv pv") and len(message) < 70_000
+
+
+def test_an_error_left_over_from_an_earlier_answer_says_so(tmp_path: Path) -> None:
+    """An ERROR printed after a move (as an answer to some INFO, say) is read as the answer
+    to the next command, as a move too many is; the game lost by it says the line came
+    before the command, as for a move too many."""
+    command = script_brain(tmp_path, """
+        if word == "START":
+            say("OK")
+        elif word in ("BEGIN", "TURN"):
+            say("7,7")
+            say("ERROR unsupported INFO key")
+        elif word == "END":
+            break
+    """)
+    with Engine(command) as engine:
+        board = Board(15)
+        board.push(engine.play(board, Limit(time_ms=2000)).move)
+        time.sleep(0.3)  # the opponent thinks; the ERROR waits
+        board.push((0, 0))
+        with pytest.raises(EngineError, match=r"answered 'ERROR unsupported INFO key' to TURN "
+                                              r"0,0 \(that line came before TURN 0,0 was sent"):
+            engine.play(board, Limit(time_ms=2000))

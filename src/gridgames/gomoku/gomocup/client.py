@@ -286,24 +286,31 @@ class Engine:
     @staticmethod
     def _pump(stream: IO[bytes], lines: queue.Queue[tuple[float, str | None]]) -> None:
         """Queue the brain's lines with their arrival times; brains may end lines with
-        CR LF, LF or CR alone."""
+        CR LF, LF or CR alone. A line longer than ``_MAX_LINE`` is cut to that length."""
         pending = b""
+        skipping = False  # in the rest of a line already passed on cut short
         with contextlib.suppress(OSError, ValueError):
             while chunk := stream.read1(65536):  # type: ignore[attr-defined]
                 now = time.perf_counter()
                 # only the new bytes are searched: pending holds no line end
                 *complete, rest = _LINE_END.split(chunk)
                 if complete:
-                    complete[0] = pending + complete[0]
+                    if skipping:
+                        del complete[0]
+                        skipping = False
+                    else:
+                        complete[0] = pending + complete[0]
                     pending = rest
-                else:
+                elif not skipping:
                     pending += rest
                 if len(pending) > _MAX_LINE:
-                    # output that never ends a line: pass it on rather than hoard it
+                    # Pass the head on and drop the rest up to the line's end: a long
+                    # MESSAGE stays one MESSAGE, its tail not read as a line of its own.
                     complete.append(pending)
                     pending = b""
+                    skipping = True
                 for raw in complete:
-                    lines.put((now, raw.decode("utf-8", "replace")))
+                    lines.put((now, raw[:_MAX_LINE].decode("utf-8", "replace")))
         if pending:
             lines.put((time.perf_counter(), pending.decode("utf-8", "replace")))
         lines.put((time.perf_counter(), None))
@@ -613,7 +620,8 @@ class Engine:
                 # The line may answer an earlier INFO while the brain goes on to think (and
                 # ignore commands meanwhile): start afresh next time.
                 self._dirty = True
-                raise EngineError(f"{self.name} answered {text!r} to {command}")
+                raise EngineError(f"{self.name} answered {text!r} to {command}"
+                                  + _early(stamp, started, command))
             if word == "SUGGEST":
                 # The manager's only possible answer: play the suggested move.
                 move = self._parse_move(rest, command)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from gridgames.cli.stopping import signals_stop
+
 GAMES = ["level:1", "level:1", "--size", "9", "--games", "2", "--time-ms", "100"]
 
 
@@ -192,6 +194,70 @@ def test_a_stopped_match_sums_up_its_games_and_ends_its_brains(
                 os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("signum", "why", "code"), [(signal.SIGINT, "Ctrl-C", 130),
+                                                     (signal.SIGTERM, "SIGTERM", 143),
+                                                     (signal.SIGHUP, "SIGHUP", 129)])
+def test_a_stopped_tournament_gives_its_standings_and_ends_its_brains(
+        tmp_path: Path, signum: int, why: str, code: int) -> None:
+    """As a match does. SIGTERM and SIGHUP once ended the tournament's process at once,
+    leaving the brain that hangs running, and Ctrl-C printed no standings."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
+    # as at a terminal: Ctrl-C raises KeyboardInterrupt, SIGHUP is not ignored (nohup)
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", script, "tournament", fake("hang"),
+                             fake("good"), fake("good"), "--size", "9", "--games", "20",
+                             "--time-ms", "200", "--tolerance-ms", "100", "--out", "games"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
+            if line.startswith("Game 1/20"):
+                break
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == code and "Traceback" not in err, err
+        played = len(list((tmp_path / "games" / "1-2").iterdir()))
+        assert [len(list((tmp_path / "games" / pair).iterdir())) for pair in ("1-3", "2-3")
+                ] == [0, 0]  # the later pairings were not begun
+        assert f"\nTournament stopped by {why} after {played} of 60 games.\n" in out
+        assert f"\nStandings after {played} games:\n" in out
+        # the engine that hangs lost every game played; the third played none
+        assert f"  python (2)  {played:>6}  {played:>5}  1.000  " in out
+        assert f"  python      {0:>6}  {played:>5}  0.000  " in out
+        assert f"  python (3)  {0:>6}  {0:>5}  0.000  " in out
+        started = [int(pid) for pid in pids.read_text().split()]
+        deadline = time.monotonic() + 5
+        while any(running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if running(pid)] == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_signal_set_to_be_ignored_stays_ignored() -> None:
+    """Under nohup SIGHUP is ignored, and a match or tournament must not end by it."""
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with signals_stop():
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        with signals_stop():
+            assert signal.getsignal(signal.SIGHUP) not in (signal.SIG_IGN, signal.SIG_DFL)
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
 def test_an_out_holding_an_earlier_match_is_refused(tmp_path: Path) -> None:
     """A second match into the folder of a first once overwrote its records in part: the
     folder then held two matches' games, and the report read them as one."""
@@ -225,14 +291,17 @@ def test_an_engine_command_that_cannot_be_read_is_refused(tmp_path: Path, engine
 def test_a_match_stopped_by_a_record_it_cannot_write_sums_up_its_games(
         tmp_path: Path) -> None:
     """This brain plays off the board (and loses) and removes the folder of records when
-    the second game starts: the match stops, saying which record it could not write
-    (once a FileNotFoundError's traceback), after the summary of the game it recorded."""
+    the second game starts, once the first game's record is written: the match stops,
+    saying which record it could not write (once a FileNotFoundError's traceback), after
+    the summary of the game it recorded."""
     brain = tmp_path / "brain.py"
     brain.write_text(textwrap.dedent("""\
-        import shutil, sys
+        import os, shutil, sys, time
         for line in sys.stdin:
             word = line.strip().partition(" ")[0]
             if word == "RESTART":
+                while not os.path.exists("games/game-0001.psq"):
+                    time.sleep(0.01)
                 shutil.rmtree("games")
             if word in ("START", "RESTART"):
                 print("OK", flush=True)

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import stat
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -140,6 +145,64 @@ def test_save_and_load_choose_the_format(tmp_path):
         again = load(tmp_path / name, rule=Rule.RENJU)
         assert again.moves == record.moves and again.rule is Rule.RENJU
     assert (tmp_path / "game.psq").read_text().startswith("Piskvorky 15x15")
+
+
+# Saves the record of a finished game to sys.argv[1] with files limited to 40 bytes, as a
+# full disk would stop it: the write fails partway.
+SAVE_WITH_A_FULL_DISK = """
+import resource, sys
+from gridgames.gomoku import Board
+from gridgames.gomoku.records import GameRecord, save
+board = Board(15)
+board.push_many([(x, y) for y in (3, 4) for x in range(2, 6)] + [(6, 3)])
+resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40))  # Python ignores SIGXFSZ
+try:
+    save(GameRecord.from_board(board, black="Ann", white="Bob"), sys.argv[1])
+except OSError as error:
+    print(error)
+"""
+
+
+@pytest.mark.parametrize("name", ["game.psq", "game.json"])
+def test_a_save_that_fails_midway_leaves_the_earlier_file_whole(tmp_path, name: str) -> None:
+    """A record was written in place: a save stopped partway (a full disk, a process killed,
+    a signal) left half a file, where a match's folder or an earlier save had a whole one."""
+    earlier = tmp_path / name
+    earlier.write_text("the earlier save\n")
+    result = subprocess.run([sys.executable, "-c", SAVE_WITH_A_FULL_DISK, str(earlier)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert earlier.read_text() == "the earlier save\n"
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary left behind
+    assert result.stdout == f"[Errno 27] File too large: '{earlier}'\n"
+
+
+def test_a_save_replaces_the_file_as_a_write_in_place_would(tmp_path) -> None:
+    """Through a symbolic link to the file it names, keeping the file's permissions, a
+    device written rather than replaced, and refused where a write in place is refused,
+    saying why."""
+    record = GameRecord.from_board(finished_game())
+    target = tmp_path / "games" / "game.psq"
+    with pytest.raises(FileNotFoundError,
+                       match=re.escape(f"No such file or directory: '{target}'")):
+        save(record, target)
+    target.parent.mkdir()
+    with pytest.raises(IsADirectoryError):
+        save(record, target.parent)
+    target.write_text("old\n")
+    target.chmod(0o640)
+    (tmp_path / "link.psq").symlink_to(target)
+    save(record, tmp_path / "link.psq")
+    assert (tmp_path / "link.psq").is_symlink()
+    assert target.read_text() == to_psq(record) + "\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in target.parent.iterdir()) == ["game.psq"]
+    save(record, os.devnull)  # a device is written, not replaced
+    if os.geteuid() != 0:  # root may write a read-only file
+        target.chmod(0o440)
+        with pytest.raises(PermissionError, match="Permission denied"):
+            save(record, target)
+        assert target.read_text() == to_psq(record) + "\n"
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,8 @@ With ``--cluster HEAD:PORT`` (or ``auto``) the games are tasks on a Ray cluster
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +40,7 @@ from gridgames.gomoku.match import (
 )
 
 from .options import positive_number, whole_number
+from .stopping import STOPS, signals_stop, why_and_status
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,17 +175,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {progress_line(stats, config)}", flush=True)
 
     try:
-        with _signals_stop_the_match():
+        with signals_stop():
             if args.cluster is not None:
                 report = _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
             else:
                 report = run_match(config, on_game=progress)
-    except (KeyboardInterrupt, _Stopped) as stop:
+    except STOPS as stop:
         # The brains are ended and the games finished are kept: say what they add up to.
-        why = "Ctrl-C" if isinstance(stop, KeyboardInterrupt) else stop.name
+        why, status = why_and_status(stop)
         print(f"\nMatch stopped by {why} after {so_far.stats.games} of {config.games} games.")
         _print_summary(so_far)
-        return 130 if isinstance(stop, KeyboardInterrupt) else 128 + stop.signum
+        return status
     except (EngineError, ValueError, _ClusterFailure) as error:
         # a brain that never starts, a record that cannot be written, a cluster that fails
         _print_summary(so_far)
@@ -204,37 +202,6 @@ def _print_summary(report: MatchReport) -> None:
     if report.stats.games:
         for line in report.summary_lines():
             print(line, flush=True)
-
-
-class _Stopped(BaseException):
-    """A signal (SIGTERM, SIGHUP) stopped the match; handled as Ctrl-C is."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-        self.name = signal.Signals(signum).name
-
-
-def _raise_stopped(signum: int, _frame: object) -> None:
-    raise _Stopped(signum)
-
-
-@contextlib.contextmanager
-def _signals_stop_the_match() -> Iterator[None]:
-    """Make SIGTERM and SIGHUP stop the match as Ctrl-C does, rather than end the process
-    at once: the brains run in process groups of their own and would be left running. A
-    signal set to be ignored (``nohup``) stays ignored."""
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        for name in ("SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
-                previous[signum] = signal.signal(signum, _raise_stopped)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 class _ClusterFailure(Exception):

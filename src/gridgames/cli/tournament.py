@@ -22,9 +22,16 @@ from gridgames.gomoku.match import (
     MatchStats,
     game_line,
 )
+from gridgames.gomoku.tournament import (
+    TournamentReport,
+    pairings,
+    run_tournament,
+    unique_names,
+)
 
 from .match import add_game_options, game_config, settings_line
 from .options import whole_number
+from .stopping import STOPS, signals_stop, why_and_status
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,8 +45,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gridgames.gomoku.tournament import pairings, run_tournament, unique_names
-
     try:
         engines = unique_names([EngineSpec.parse(text) for text in args.engines])
         if len(engines) < 2:
@@ -51,23 +56,44 @@ def run(args: argparse.Namespace) -> int:
     count = len(pairings(len(engines)))
     print(f"Tournament of {len(engines)} engines: {count} pairings of {settings.games} games, "
           f"{settings_line(settings)}", flush=True)
+    # The games counted so far, for the standings of a tournament that stops before its end.
+    so_far = TournamentReport(engines)
 
     def game(pair: tuple[int, int], result: GameResult, stats: MatchStats) -> None:
         config = replace(settings, engines=(engines[pair[0]], engines[pair[1]]))
+        so_far.matches.setdefault(pair, MatchReport(config)).results.append(result)
         print(game_line(result, config, config.games), flush=True)
 
     def match(pair: tuple[int, int], report: MatchReport) -> None:
         print(f"  {report.summary_lines()[0]}", flush=True)
 
     try:
-        report = run_tournament(engines, settings, on_game=game, on_match=match)
-    except EngineError as error:  # an engine that cannot even be started
+        with signals_stop():
+            report = run_tournament(engines, settings, on_game=game, on_match=match)
+    except STOPS as stop:
+        # The brains are ended and the games finished are kept: say where they stand.
+        why, status = why_and_status(stop)
+        print(f"\nTournament stopped by {why} after {_games(so_far)} of "
+              f"{count * settings.games} games.")
+        _print_standings(so_far)
+        return status
+    except (EngineError, ValueError) as error:
+        # an engine that never starts a game, a record or folder that cannot be written
+        _print_standings(so_far)
         print(f"gridgames tournament: {error}", file=sys.stderr)
-        return 1
-    except ValueError as error:  # a pairing's folder of records cannot be made
-        print(f"gridgames tournament: {error}", file=sys.stderr)
-        return 2
-    print(f"Standings after {sum(len(m.results) for m in report.matches.values())} games:")
-    for line in report.standings_lines():
-        print(line)
+        return 1 if isinstance(error, EngineError) else 2
+    _print_standings(report)
     return 0
+
+
+def _games(report: TournamentReport) -> int:
+    return sum(len(match.results) for match in report.matches.values())
+
+
+def _print_standings(report: TournamentReport) -> None:
+    """The standings of the games counted, if any (a tournament that stopped may have
+    none)."""
+    if _games(report):
+        print(f"Standings after {_games(report)} games:")
+        for line in report.standings_lines():
+            print(line, flush=True)

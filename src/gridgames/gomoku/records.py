@@ -61,8 +61,13 @@ game over (a five, a full board) gives the result whatever the code.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import re
+import secrets
+import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -396,10 +401,47 @@ def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
 
 
 def save(record: GameRecord, path: str | Path) -> None:
-    """Write ``record`` as ``.psq`` when the name ends so, else as JSON."""
+    """Write ``record`` as ``.psq`` when the name ends so, else as JSON; raises OSError as
+    writing the file would.
+
+    The text goes to a new file in the same folder, renamed over ``path`` once whole: a
+    reader (benchmarks/match_report.py reading a match's folder, say) finds the earlier
+    file or the new one, never half of one, and a save that fails or is interrupted
+    leaves the earlier file as it was.
+    """
     target = Path(path)
     text = to_psq(record) if target.suffix.lower() == ".psq" else to_json(record)
-    target.write_text(text + "\n", encoding="utf-8")
+    data = (text + "\n").encode("utf-8")
+    real = Path(os.path.realpath(target))  # through a symbolic link, as a write in place goes
+    try:
+        earlier: os.stat_result | None = real.stat()
+    except FileNotFoundError:
+        earlier = None
+    if earlier is not None and not stat.S_ISREG(earlier.st_mode):
+        # a folder (refused: "Is a directory") or a device such as /dev/null: not replaced
+        target.write_bytes(data)
+        return
+    if earlier is not None and not os.access(real, os.W_OK):
+        # a read-only file stays as it is, refused as a write in place is
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    temporary = real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        # mode 0o666 less the umask, as for any new file
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:  # named by the file asked for, not the temporary
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    try:
+        with open(descriptor, "wb") as file:
+            file.write(data)
+        if earlier is not None:
+            os.chmod(temporary, stat.S_IMODE(earlier.st_mode))
+        os.replace(temporary, real)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        if isinstance(error, OSError) and error.errno is not None:
+            raise OSError(error.errno, error.strerror, str(path)) from None
+        raise
 
 
 def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:

@@ -171,10 +171,10 @@ async def create_game(body: s.NewGame, service: Service) -> s.NewGameState:
 
     The reply's ``token`` is the player token: the game's link without it only watches."""
     token, token_hash = new_token()
-    game = service.create(width=body.width, height=body.height, rule=body.rule,
-                          black=body.black, white=body.white, level=body.level,
-                          time_ms=body.time_ms, token_hash=token_hash, opening=body.opening,
-                          clock=body.clock)
+    game = await service.create(width=body.width, height=body.height, rule=body.rule,
+                                black=body.black, white=body.white, level=body.level,
+                                time_ms=body.time_ms, token_hash=token_hash,
+                                opening=body.opening, clock=body.clock)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -183,9 +183,9 @@ async def create_game(body: s.NewGame, service: Service) -> s.NewGameState:
 async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
     """Continue a saved record (``.psq`` or JSON) as a new game, with a new player token."""
     token, token_hash = new_token()
-    game = service.import_record(body.text, rule=body.rule, black=body.black, white=body.white,
-                                 level=body.level, time_ms=body.time_ms, token_hash=token_hash,
-                                 opening=body.opening, clock=body.clock)
+    game = await service.import_record(
+        body.text, rule=body.rule, black=body.black, white=body.white, level=body.level,
+        time_ms=body.time_ms, token_hash=token_hash, opening=body.opening, clock=body.clock)
     return s.NewGameState(**_state_fields(game), token=token)
 
 
@@ -193,7 +193,7 @@ async def import_game(body: s.ImportGame, service: Service) -> s.NewGameState:
             tags=["gomoku"])
 async def get_game(game_id: str, service: Service) -> Response:
     """The game now. Clients that poll get the same bytes until the game changes."""
-    game = service.get(game_id)
+    game = await service.get(game_id)
     key = (game.version, game.thinking, game.thinking and game.waiting)
     if game.clock is not None and game.clock.running is not None:
         # the time left changes by itself: always the state now
@@ -208,7 +208,7 @@ async def get_game(game_id: str, service: Service) -> Response:
                tags=["gomoku"])
 async def delete_game(game: Player, service: Service) -> Response:
     """Abandon a game: stop the computer's search and forget the game (players only)."""
-    service.delete(game.id)
+    await service.delete(game.id)
     return Response(status_code=204)
 
 
@@ -219,7 +219,7 @@ async def play_move(player: Seated, move: s.Move, service: Service) -> s.GameSta
     is invited, plays its own seat's moves). When the computer replies, its move follows
     on the live stream. Refused with 429 (the game unchanged) while too many moves wait
     for an engine."""
-    return game_state(service.play(player.game.id, move.x, move.y, player.seat))
+    return game_state(await service.play(player.game.id, move.x, move.y, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/opening", response_model=s.GameState,
@@ -230,7 +230,7 @@ async def opening_action(player: Seated, body: s.OpeningAction,
     ``choose white``, ``declare 3``, ``offer h6 j7 g10`` or ``pick j7``. The state's
     ``opening`` says which are allowed now; the computer's actions follow on the live
     stream. Refused with 422 (the game unchanged) when the opening does not allow it."""
-    return game_state(service.act(player.game.id, body.action, player.seat))
+    return game_state(await service.act(player.game.id, body.action, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState,
@@ -239,7 +239,7 @@ async def undo_move(player: Seated, service: Service) -> s.GameState:
     """Take back the last human move (and the computer's reply, or its search); players only.
     Not in a game on a clock, nor in one played on two devices, nor after a resignation
     (409)."""
-    return game_state(service.undo(player.game.id))
+    return game_state(await service.undo(player.game.id))
 
 
 @router.post("/gomoku/games/{game_id}/resign", response_model=s.GameState,
@@ -248,7 +248,7 @@ async def resign(player: Seated, service: Service) -> s.GameState:
     """Resign (players only): against the computer the human's colour loses, between two
     people on one device the side to move, on two devices the caller's own colour. Not
     during an opening, nor once the game is over (409)."""
-    return game_state(service.resign(player.game.id, player.seat))
+    return game_state(await service.resign(player.game.id, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/invite", response_model=s.Invitation,
@@ -262,7 +262,7 @@ async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Inv
     token, digest = new_token()
     seat = OpeningPlayer[body.seat.upper()]
     return s.Invitation(token=token, seat=body.seat,
-                        game=game_state(service.invite(game.id, seat, digest)))
+                        game=game_state(await service.invite(game.id, seat, digest)))
 
 
 @router.post("/gomoku/games/{game_id}/rematch", response_model=s.GameState,
@@ -274,7 +274,7 @@ async def rematch(player: Seated, service: Service) -> s.GameState:
     tokens, a friend on another device included; the finished game's ``rematch`` names
     the new one, so the other player's page can follow, and asking again gives the same
     game. 409 while the game is not over."""
-    return game_state(service.rematch(player.game.id, player.seat))
+    return game_state(await service.rematch(player.game.id, player.seat))
 
 
 @router.post("/gomoku/games/{game_id}/join", response_model=s.GameState,
@@ -282,7 +282,7 @@ async def rematch(player: Seated, service: Service) -> s.GameState:
 async def join(player: Seated, service: Service) -> s.GameState:
     """The invited friend's page says it has opened the invitation (the state's
     ``friend_joined``); with the creator's token it changes nothing."""
-    return game_state(service.join(player.game.id, player.seat))
+    return game_state(await service.join(player.game.id, player.seat))
 
 
 @router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,
@@ -306,7 +306,7 @@ async def opening_hint(game_id: str, service: Service) -> s.OpeningHint:
 async def download_record(game_id: str, service: Service,
                     format: Literal["psq", "json"] = "psq") -> Response:
     """The game record as a file: Piskvork ``.psq`` or gridgames JSON."""
-    text = service.record(game_id, format)
+    text = await service.record(game_id, format)
     media = "application/json" if format == "json" else "text/plain; charset=utf-8"
     filename = f"gomoku-{game_id}.{format}"
     return Response(text + "\n", media_type=media,
@@ -319,7 +319,7 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
     and ``{"type": "progress", ...}`` after each depth of the computer's search."""
     service = service_of(websocket)
     try:
-        game = service.get(game_id)
+        game = await service.get(game_id)
     except UnknownGameError:
         # Accepted first: closed during the handshake, the client would see a bare HTTP 403
         # (as if it were not allowed), not that the game does not exist.
@@ -333,6 +333,10 @@ async def game_stream(websocket: WebSocket, game_id: str) -> None:
         changed, progress = True, game.progress
         while True:
             if changed:
+                # The state as saved: a change under way is waited for.
+                if not await service.settled(game):
+                    await websocket.close(code=1012, reason="the game is loaded again")
+                    return
                 await websocket.send_json({"type": "state", "game": game_state(game).model_dump(
                     mode="json")})
             # Progress after the state it belongs to, and only while it is current.

@@ -81,10 +81,10 @@ def _not_a_player() -> NotAPlayerError:
     )
 
 
-def require_player(game_id: str, connection: HTTPConnection) -> Game:
+async def require_player(game_id: str, connection: HTTPConnection) -> Game:
     """The game named in the path, if the request carries its creator's token; else 403."""
     service: GomokuService = connection.app.state.service
-    game = service.get(game_id)  # an unknown game is a 404 before anything else
+    game = await service.get(game_id)  # an unknown game is a 404 before anything else
     token = bearer_token(connection)
     if is_friend(game, token):
         raise NotAPlayerError("only the player who created the game may do this; "
@@ -103,10 +103,10 @@ class SeatedPlayer:
     seat: Seat | None
 
 
-def require_seat(game_id: str, connection: HTTPConnection) -> SeatedPlayer:
+async def require_seat(game_id: str, connection: HTTPConnection) -> SeatedPlayer:
     """The game and the caller's seat, if the request carries a player's token; else 403."""
     service: GomokuService = connection.app.state.service
-    game = service.get(game_id)
+    game = await service.get(game_id)
     token = bearer_token(connection)
     friend = game.friend
     if friend is not None and is_friend(game, token):

@@ -1,10 +1,15 @@
 """Gomoku games served over the web: the core board, the saved record and the computer.
 
-Everything here runs on the server's event loop, so a game is never changed by
-two requests at once. The computer's moves come from :class:`EnginePool`
-workers; a search is cancelled (and its late result ignored) when the game
-changes under it. While it runs, its progress after each depth goes to the
-game's watchers.
+Everything here runs on the server's event loop, but for the game store's calls,
+which run in a thread of their own, one after another in the order they were
+made: a database locked by another program then holds up only the requests that
+wait for it. A game is changed under its lock, held from the request's checks to
+the change's commit, so its changes come one at a time, each saved before the
+next is checked and before anyone sees it.
+
+The computer's moves come from :class:`EnginePool` workers; a search is
+cancelled (and its late result ignored) when the game changes under it. While
+it runs, its progress after each depth goes to the game's watchers.
 
 A game may begin with an opening rule (:mod:`gridgames.gomoku.opening_rules`):
 its players are then the first and the second player, the opening's actions
@@ -29,9 +34,10 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Level, Limit, SearchInfo, SearchResult, get_level
@@ -72,6 +78,9 @@ ALIVE_SECONDS = 1.0
 # was dropped from memory (its stream ends, and the client connects again).
 Update = dict[str, Any] | None
 RELOAD: dict[str, Any] = {"type": "reload"}
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class GameError(ValueError):
@@ -176,6 +185,9 @@ class Game:
     opening: Opening | None = None
     clock: GameClock | None = None
     flag_timer: asyncio.TimerHandle | None = None  # ends the game when the clock runs out
+    # Held while the game is changed and saved: one change at a time, and readers wait
+    # for a change under way rather than see it before it is saved.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def id(self) -> str:
@@ -306,18 +318,28 @@ class GomokuService:
         self.idle_seconds = idle_seconds
         self._games: dict[str, Game] = {}
         self._alive: asyncio.Task[None] | None = None
+        self._flags: set[asyncio.Task[None]] = set()  # games ending on time
+        # One thread runs the store's calls in the order they are made, so that a game
+        # loaded after a change (saved or not) reads what the change left.
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+
+    async def in_store(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args, **kwargs)`` in the store's thread: a database locked by another
+        program (writes wait up to 5 s for it) then holds up no other request."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._store_thread, functools.partial(call, *args, **kwargs))
 
     async def start(self) -> None:
         """Stop the clocks for the time the server was down, then resume the games in
         which the computer was to move or to act in the opening when it stopped."""
-        unfinished = list(self.store.unfinished())
-        self._give_back_downtime(unfinished, time.time())
+        unfinished = await self.in_store(lambda: list(self.store.unfinished()))
+        await self._give_back_downtime(unfinished, time.time())
         self._alive = asyncio.create_task(self._keep_alive())
         for saved in unfinished:
             if COMPUTER not in (saved.black, saved.white):
                 continue
             try:
-                game = self._load(saved)
+                game = await self._load(saved)
             except ValueError:
                 log.exception("cannot resume game %s", saved.id)
                 continue
@@ -330,6 +352,7 @@ class GomokuService:
         for game in self._games.values():
             self._disarm_flag(game)
         tasks = [game.task for game in self._games.values() if game.task is not None]
+        tasks.extend(self._flags)
         if self._alive is not None:
             tasks.append(self._alive)
         for task in tasks:
@@ -337,14 +360,18 @@ class GomokuService:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
-        self.store.mark_alive(time.time())  # the clocks stop here until the next start
+        try:
+            # the clocks stop here until the next start
+            await self.in_store(self.store.mark_alive, time.time())
+        finally:
+            self._store_thread.shutdown()
 
-    def _give_back_downtime(self, unfinished: list[StoredGame], now: float) -> None:
+    async def _give_back_downtime(self, unfinished: list[StoredGame], now: float) -> None:
         """Charge no running clock of the ``unfinished`` games for the time from the
         server's last sign of life to ``now``: nobody could move while the server was
         down. The games' clocks are saved, and changed in ``unfinished`` too."""
-        down_since = self.store.last_alive()
-        self.store.mark_alive(now)
+        down_since = await self.in_store(self.store.last_alive)
+        await self.in_store(self.store.mark_alive, now)
         if down_since is None:
             return
         for saved in unfinished:
@@ -353,26 +380,27 @@ class GomokuService:
             clock = GameClock.from_dict(saved.clock)
             clock.pause(down_since, now)
             saved.clock = clock.to_dict()
-            self.store.set_clock(saved.id, saved.clock)
+            await self.in_store(self.store.set_clock, saved.id, saved.clock)
 
     async def _keep_alive(self) -> None:
         while True:
             await asyncio.sleep(ALIVE_SECONDS)
             try:
-                self.store.mark_alive(time.time())
+                # the time it is written, which may be a while after it was asked for
+                await self.in_store(lambda: self.store.mark_alive(time.time()))
             except sqlite3.Error:  # the database locked for a while: go on recording after
                 log.exception("cannot record that the server is running")
 
     # -- games ---------------------------------------------------------------
 
-    def create(self, *, width: int, height: int, rule: Rule, black: str, white: str,
-               level: int, time_ms: int | None, moves: list[Point] | None = None,
-               times_ms: list[int] | None = None, token_hash: str = "",
-               opening: OpeningRule = OpeningRule.FREE,
-               opening_actions: list[str] | None = None, clock: str | None = None,
-               guest: tuple[str, OpeningPlayer] | None = None,
-               rematch_of: str | None = None,
-               ended: tuple[Color | None, str] = (None, "")) -> Game:
+    async def create(self, *, width: int, height: int, rule: Rule, black: str, white: str,
+                     level: int, time_ms: int | None, moves: list[Point] | None = None,
+                     times_ms: list[int] | None = None, token_hash: str = "",
+                     opening: OpeningRule = OpeningRule.FREE,
+                     opening_actions: list[str] | None = None, clock: str | None = None,
+                     guest: tuple[str, OpeningPlayer] | None = None,
+                     rematch_of: str | None = None,
+                     ended: tuple[Color | None, str] = (None, "")) -> Game:
         """A new game. Under an opening rule ``black`` is the first player and
         ``white`` the second (the opening settles their colours). A game with
         ``moves`` has an opening only with the ``opening_actions`` that placed its
@@ -401,7 +429,7 @@ class GomokuService:
         # Black is to move, or under an opening rule the first player to act.
         if not over and (black if board.to_move is Color.BLACK else white) == COMPUTER:
             self.engine.check_room(MOVE)  # its first search would wait too long
-        saved = self.store.create(StoredGame(
+        saved = await self.in_store(self.store.create, StoredGame(
             width=width, height=height, rule=rule.value, black=black, white=white,
             level=level, time_ms=time_ms, moves=list(board.move_stack),
             times_ms=list(times_ms or [0] * len(board.move_stack)),
@@ -413,13 +441,14 @@ class GomokuService:
             guest_seat="" if guest is None else guest[1].label,
             loser="" if loser is None else loser.label, termination=termination,
         ), rematch_of=rematch_of)
-        game = self._load(saved)
+        game = await self._load(saved)
         self._schedule(game)
         return game
 
-    def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
-                      token_hash: str = "", level: int, time_ms: int | None,
-                      opening: OpeningRule = OpeningRule.FREE, clock: str | None = None) -> Game:
+    async def import_record(self, text: str, *, rule: Rule | None, black: str, white: str,
+                            token_hash: str = "", level: int, time_ms: int | None,
+                            opening: OpeningRule = OpeningRule.FREE,
+                            clock: str | None = None) -> Game:
         """A new game from a ``.psq`` or JSON record (told apart by their content). A JSON
         record's opening comes with it (no other can be given to a record), and so does
         its end when the game ended off the board."""
@@ -437,45 +466,70 @@ class GomokuService:
                 record.to_board()  # the moves must be legal under the rule asked for
         times = record.times_ms or []
         times = (times + [0] * len(record.moves))[: len(record.moves)]
-        return self.create(width=record.width, height=record.height, rule=record.rule,
-                           black=black, white=white, level=level, time_ms=time_ms,
-                           moves=record.moves, times_ms=times, token_hash=token_hash,
-                           opening=record.opening, opening_actions=record.opening_actions,
-                           clock=clock, ended=ended_off_the_board(record))
+        return await self.create(width=record.width, height=record.height, rule=record.rule,
+                                 black=black, white=white, level=level, time_ms=time_ms,
+                                 moves=record.moves, times_ms=times, token_hash=token_hash,
+                                 opening=record.opening,
+                                 opening_actions=record.opening_actions,
+                                 clock=clock, ended=ended_off_the_board(record))
 
-    def get(self, game_id: str) -> Game:
-        """The game (loaded from the store if need be); looking at it keeps it alive."""
-        game = self._games.get(game_id)
-        if game is None:
-            try:
-                saved = self.store.get(game_id)
-            except GameNotFoundError:
-                cut = "..." if len(game_id) > 40 else ""  # a long id is not echoed whole
-                raise UnknownGameError(f"there is no game {game_id[:40]!r}{cut}") from None
-            game = self._load(saved)
-        game.last_seen = time.monotonic()
-        self._schedule(game)
-        return game
+    async def get(self, game_id: str) -> Game:
+        """The game as saved (loaded from the store if need be, after the change under
+        way, if any); looking at it keeps it alive. Read it before the next ``await``:
+        another change may come then."""
+        async with self._held(game_id) as game:
+            return game
 
-    def delete(self, game_id: str) -> None:
-        game = self.get(game_id)
-        self._cancel(game)
-        self._forget(game)
-        self.store.delete(game_id)
-        self._reload_watchers(game)  # connecting again, they find no game
+    @contextlib.asynccontextmanager
+    async def _held(self, game_id: str) -> AsyncIterator[Game]:
+        """The game under its lock, for a change: checked against the game as the last
+        change left it, and saved before the next is checked."""
+        while True:
+            game = self._games.get(game_id) or await self._loaded(game_id)
+            async with game.lock:
+                # Dropped while we waited (its change not saved, or deleted): load it again.
+                if self._games.get(game_id) is game:
+                    game.last_seen = time.monotonic()
+                    self._schedule(game)
+                    yield game
+                    return
 
-    def play(self, game_id: str, x: int, y: int, seat: OpeningPlayer | None = None) -> Game:
+    async def _loaded(self, game_id: str) -> Game:
+        try:
+            saved = await self.in_store(self.store.get, game_id)
+        except GameNotFoundError:
+            cut = "..." if len(game_id) > 40 else ""  # a long id is not echoed whole
+            raise UnknownGameError(f"there is no game {game_id[:40]!r}{cut}") from None
+        return await self._load(saved)
+
+    async def settled(self, game: Game) -> bool:
+        """Wait for the change of ``game`` under way, if any, to be saved; False if the
+        game was dropped from memory meanwhile (deleted, or a change not saved)."""
+        async with game.lock:
+            return self._games.get(game.id) is game
+
+    async def delete(self, game_id: str) -> None:
+        async with self._held(game_id) as game:
+            self._cancel(game)
+            await self._commit(game, functools.partial(self.store.delete, game_id))
+            self._forget(game)
+            self._reload_watchers(game)  # connecting again, they find no game
+
+    async def play(self, game_id: str, x: int, y: int,
+                   seat: OpeningPlayer | None = None) -> Game:
         """A human's move, by the player in ``seat`` (None: whoever is to move); raises a
         :class:`GameError` saying why it cannot be played."""
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._play(game, (x, y), seat)
+
+    async def _play(self, game: Game, point: Point, seat: OpeningPlayer | None) -> Game:
         board = game.board
-        point = (x, y)
         reason = board.illegal_reason(point)
         if not board.contains(point):
             raise OffBoardError(reason)
         if game.in_opening:
             raise OpeningUnderWayError(_opening_first(game))
-        self._check_clock(game)
+        await self._check_clock(game)
         if game.over:
             raise GameOverError(_over_reason(game))
         if game.player(board.to_move) != HUMAN:
@@ -493,17 +547,20 @@ class GomokuService:
             # Not on a clock: the player's time would run while it tried again, and the
             # computer's stands still while its reply waits.
             self.engine.check_room(MOVE)
-        self._push(game, point, self._press_clock(game))
+        await self._push(game, point, self._press_clock(game))
         self._schedule(game)
         return game
 
-    def undo(self, game_id: str) -> Game:
+    async def undo(self, game_id: str) -> Game:
         """Take back moves until a human is to move (one move when both sides are human).
 
         Against the computer this takes back its reply too, or stops its search.
         The opening's stones are never taken back, nor is a resignation.
         """
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._undo(game)
+
+    async def _undo(self, game: Game) -> Game:
         if game.in_opening:
             raise NothingToUndoError("the opening's actions cannot be taken back")
         if game.clock is not None:
@@ -527,13 +584,16 @@ class GomokuService:
             game.board.pop()
             game.times_ms.pop()
         game.last_search = None
-        self._changed(game)
+        await self._changed(game)
         return game
 
-    def resign(self, game_id: str, seat: OpeningPlayer | None = None) -> Game:
+    async def resign(self, game_id: str, seat: OpeningPlayer | None = None) -> Game:
         """The player in ``seat`` resigns; with no seat given, against the computer the
         human's colour loses, in a game of two people on one device the side to move."""
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._resign(game, seat)
+
+    async def _resign(self, game: Game, seat: OpeningPlayer | None) -> Game:
         if game.in_opening:
             raise OpeningUnderWayError("the opening is under way: a game can be resigned "
                                        "once its moves begin")
@@ -547,12 +607,12 @@ class GomokuService:
         else:
             loser = humans[0] if len(humans) == 1 else game.board.to_move
         self._cancel(game)
-        self._end_off_the_board(game, loser, RESIGNATION)
+        await self._end_off_the_board(game, loser, RESIGNATION)
         return game
 
     async def hint(self, game_id: str) -> Searched:
         """The engine's suggestion for the human to move."""
-        game = self.get(game_id)
+        game = await self.get(game_id)
         _no_hints_between_devices(game)
         if game.in_opening:
             raise OpeningUnderWayError("hints are for moves, and the opening is under way")
@@ -566,7 +626,7 @@ class GomokuService:
     async def opening_hint(self, game_id: str) -> tuple[list[str], list[Point]]:
         """The actions the computer would take for the human to act in the opening, and
         the points its first one names (stones, offers or the pick)."""
-        game = self.get(game_id)
+        game = await self.get(game_id)
         _no_hints_between_devices(game)
         opening = _opening_for_human(game, instead="ask for a move's hint")
         (actions, _), _ = await self.engine.run(
@@ -578,11 +638,14 @@ class GomokuService:
         points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
         return actions, points
 
-    def act(self, game_id: str, text: str, seat: OpeningPlayer | None = None) -> Game:
+    async def act(self, game_id: str, text: str, seat: OpeningPlayer | None = None) -> Game:
         """A human's action in the opening (``place h8``, ``choose white``...), by the
         player in ``seat`` (None: whoever is to act); raises a :class:`GameError` saying
         why it cannot be taken."""
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._act(game, text, seat)
+
+    async def _act(self, game: Game, text: str, seat: OpeningPlayer | None) -> Game:
         opening = _opening_for_human(game, instead="play moves instead")
         assert opening.to_act is not None
         if seat is not None and opening.to_act is not seat:
@@ -597,15 +660,18 @@ class GomokuService:
         if not self.engine.has_room(MOVE) and self._computer_after_opening(game, after):
             # Refuse the action (429) rather than acknowledge it and keep the reply waiting.
             self.engine.check_room(MOVE)
-        self._set_opening(game, after)
+        await self._set_opening(game, after)
         self._schedule(game)
         return game
 
-    def invite(self, game_id: str, seat: OpeningPlayer, token_hash: str) -> Game:
+    async def invite(self, game_id: str, seat: OpeningPlayer, token_hash: str) -> Game:
         """Let a friend play ``seat`` on their own device with the token whose hash is
         ``token_hash``; the creator's token plays the other seat from then on. A new
         invitation replaces the last one (its link stops working)."""
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._invite(game, seat, token_hash)
+
+    async def _invite(self, game: Game, seat: OpeningPlayer, token_hash: str) -> Game:
         if COMPUTER in (game.saved.black, game.saved.white):
             raise NotBetweenPeopleError("only a game between two people can be played "
                                         "on two devices: this one has the computer in it")
@@ -613,34 +679,38 @@ class GomokuService:
             raise GameOverError(_over_reason(game))
         saved = game.saved
         saved.guest_token_hash, saved.guest_seat, saved.guest_joined = token_hash, seat.label, False
-        self.store.set_guest(game.id, token_hash, seat.label)
+        await self._commit(game, functools.partial(
+            self.store.set_guest, game.id, token_hash, seat.label))
         clock = game.clock
         if clock is not None and clock.running is not None and game.moves_played < 2:
             # The friend is not here yet: the clock waits for each side's first move.
             game.clock = GameClock(initial_ms=clock.initial_ms, increment_ms=clock.increment_ms)
             saved.clock = game.clock.to_dict()
-            self.store.set_clock(game.id, saved.clock)
+            await self._commit(game, functools.partial(self.store.set_clock, game.id, saved.clock))
             self._disarm_flag(game)
         game.version += 1
         self._publish(game)
         return game
 
-    def rematch(self, game_id: str, seat: OpeningPlayer | None) -> Game:
+    async def rematch(self, game_id: str, seat: OpeningPlayer | None) -> Game:
         """The finished game played again on an empty board with the same settings and
         tokens, the sides changed over (under an opening rule, the seats), a friend's
         included. Asked for again, by either player, it is the same rematch."""
-        game = self.get(game_id)
+        async with self._held(game_id) as game:
+            return await self._rematch(game, seat)
+
+    async def _rematch(self, game: Game, seat: OpeningPlayer | None) -> Game:
         if not game.over:
             raise GameNotOverError("a rematch starts once the game is over: resign first "
                                    "to end it now")
         saved = game.saved
         try:
-            rematch = self.get(saved.rematch) if saved.rematch else None
+            rematch = await self.get(saved.rematch) if saved.rematch else None
         except UnknownGameError:  # deleted since: play it again anew
             rematch = None
         if rematch is None:
             friend = game.friend
-            rematch = self.create(
+            rematch = await self.create(
                 width=saved.width, height=saved.height, rule=game.board.rule,
                 black=game.second_player, white=game.first_player, level=saved.level,
                 time_ms=saved.time_ms, token_hash=saved.token_hash,
@@ -652,23 +722,25 @@ class GomokuService:
             game.version += 1
             self._publish(game)  # the other player's page learns of it
         if seat is not None and seat is game.friend:
-            self.join(rematch.id, rematch.friend)  # the friend is there
+            return await self.join(rematch.id, rematch.friend)  # the friend is there
         return rematch
 
-    def join(self, game_id: str, seat: OpeningPlayer | None) -> Game:
+    async def join(self, game_id: str, seat: OpeningPlayer | None) -> Game:
         """The invited friend (playing ``seat``) has opened the invitation; a call with
         the creator's seat changes nothing."""
-        game = self.get(game_id)
-        saved = game.saved
-        if seat is not None and seat is game.friend and not saved.guest_joined:
-            saved.guest_joined = True
-            self.store.set_guest(game.id, saved.guest_token_hash, saved.guest_seat, joined=True)
-            game.version += 1
-            self._publish(game)
-        return game
+        async with self._held(game_id) as game:
+            saved = game.saved
+            if seat is not None and seat is game.friend and not saved.guest_joined:
+                saved.guest_joined = True
+                await self._commit(game, functools.partial(
+                    self.store.set_guest, game.id, saved.guest_token_hash, saved.guest_seat,
+                    joined=True))
+                game.version += 1
+                self._publish(game)
+            return game
 
-    def record(self, game_id: str, fmt: str) -> str:
-        game = self.get(game_id)
+    async def record(self, game_id: str, fmt: str) -> str:
+        game = await self.get(game_id)
         saved = game.saved
         record = GameRecord.from_board(
             game.board,
@@ -689,7 +761,6 @@ class GomokuService:
         queue: asyncio.Queue[Update] = asyncio.Queue()
         game.watchers.add(queue)
         game.last_seen = time.monotonic()
-        self._schedule(game)
         return queue
 
     def unsubscribe(self, game: Game, queue: asyncio.Queue[Update]) -> None:
@@ -698,7 +769,12 @@ class GomokuService:
 
     # -- internals -------------------------------------------------------------
 
-    def _load(self, saved: StoredGame) -> Game:
+    async def _load(self, saved: StoredGame) -> Game:
+        """The game in memory, from what the store saved (or as another request loaded
+        it meanwhile)."""
+        loaded = self._games.get(saved.id)
+        if loaded is not None:
+            return loaded
         rule = Rule.from_name(saved.rule)
         board = Board(saved.width, saved.height, rule=rule)
         opening = game_opening(OpeningRule.parse(saved.opening),
@@ -709,11 +785,12 @@ class GomokuService:
         clock = None if saved.clock is None else GameClock.from_dict(saved.clock)
         game = Game(saved=saved, board=board, times_ms=times, opening=opening, clock=clock)
         self._games[saved.id] = game
-        self._check_clock(game)  # it may have run out since it was last looked at
-        self._arm_flag(game)
+        async with game.lock:
+            await self._check_clock(game)  # it may have run out since it was last looked at
+            self._arm_flag(game)
         return game
 
-    def _set_opening(self, game: Game, opening: Opening) -> None:
+    async def _set_opening(self, game: Game, opening: Opening) -> None:
         """Take the opening after an action: its stones are the game's, its colours the
         players'; commit them, then tell the watchers."""
         game.opening = opening
@@ -726,7 +803,7 @@ class GomokuService:
         clock = game.clock
         if clock is not None and opening.done and clock.running is None:
             clock.start(game.board.to_move, time.time())  # the moves begin
-        self._commit(game, functools.partial(
+        await self._commit(game, functools.partial(
             self.store.set_opening, game.id, list(opening.history), black=saved.black,
             white=saved.white, moves=list(game.board.move_stack), times_ms=list(game.times_ms),
             clock=None if clock is None else clock.to_dict()))
@@ -745,22 +822,22 @@ class GomokuService:
 
     # -- the clock -------------------------------------------------------------
 
-    def _check_clock(self, game: Game) -> None:
+    async def _check_clock(self, game: Game) -> None:
         """End the game if the clock of the side to move has run out."""
         clock = game.clock
         if clock is None or game.over:
             return
         flagged = clock.flagged(time.time())
         if flagged is not None:
-            self._end_off_the_board(game, flagged, TIME_FORFEIT)
+            await self._end_off_the_board(game, flagged, TIME_FORFEIT)
 
-    def _end_off_the_board(self, game: Game, loser: Color, termination: str) -> None:
+    async def _end_off_the_board(self, game: Game, loser: Color, termination: str) -> None:
         """``loser`` loses by ``termination`` (its time ran out, or it resigned)."""
         if game.clock is not None:
             game.clock.stop(time.time())
         game.saved.loser = loser.label
         game.saved.termination = termination
-        self._changed(game)
+        await self._changed(game)
 
     def _press_clock(self, game: Game) -> int:
         """The side to move has moved: the time its move took (ms), taken off its clock
@@ -804,14 +881,22 @@ class GomokuService:
         """The timer: the game ends if the running clock has run out (a computer still
         thinking is stopped)."""
         game.flag_timer = None
-        clock = game.clock
-        if game.version != version or clock is None or game.waiting:
-            return  # a computer waiting for a worker: its clock restarts with its search
-        if clock.flagged(time.time()) is None:  # the timer fired early
-            self._arm_flag(game)
-            return
-        self._cancel(game)
-        self._check_clock(game)
+        task = asyncio.get_running_loop().create_task(self._end_on_time(game, version))
+        self._flags.add(task)
+        task.add_done_callback(self._flags.discard)
+
+    async def _end_on_time(self, game: Game, version: int) -> None:
+        async with game.lock:
+            clock = game.clock
+            if self._games.get(game.id) is not game or game.version != version \
+                    or clock is None or game.waiting:
+                return  # a computer waiting for a worker: its clock restarts with its search
+            if clock.flagged(time.time()) is None:  # the timer fired early
+                self._arm_flag(game)
+                return
+            self._cancel(game)
+            with contextlib.suppress(StoreUnavailableError):  # logged; loaded again as saved
+                await self._check_clock(game)
 
     def _computer_clock(self, game: Game) -> MoveClock | None:
         """The computer's clock for its move, spent as a Gomocup brain spends a match
@@ -822,16 +907,16 @@ class GomokuService:
         return MoveClock(left_ms=clock.left_ms(clock.running, time.time()),
                          increment_ms=clock.increment_ms, turn_ms=game.saved.time_ms or 0)
 
-    def _push(self, game: Game, point: Point, time_ms: int) -> None:
+    async def _push(self, game: Game, point: Point, time_ms: int) -> None:
         game.board.push(point)
         game.times_ms.append(time_ms)
-        self._changed(game)
+        await self._changed(game)
 
-    def _changed(self, game: Game) -> None:
+    async def _changed(self, game: Game) -> None:
         """Commit the game, then tell the watchers."""
         if game.clock is not None and game.board.is_game_over():
             game.clock.stop(time.time())
-        self._commit(game, functools.partial(
+        await self._commit(game, functools.partial(
             self.store.set_moves, game.id, list(game.board.move_stack), list(game.times_ms),
             finished=game.over, clock=None if game.clock is None else game.clock.to_dict(),
             loser=game.saved.loser, termination=game.saved.termination))
@@ -840,20 +925,27 @@ class GomokuService:
         self._arm_flag(game)
         self._publish(game)
 
-    def _commit(self, game: Game, save: Callable[[], None]) -> None:
-        """Save the game's change made in memory with ``save``. If the store fails, the
-        change is dropped with the game, which its next request loads as last saved (its
-        watchers connect again for it), and a StoreUnavailableError says so."""
+    async def _commit(self, game: Game, save: Callable[[], None]) -> None:
+        """Save the game's change made in memory with ``save`` (under the game's lock). If
+        the store fails, the change is dropped with the game, which its next request loads
+        as last saved (its watchers connect again for it), and a StoreUnavailableError
+        says so."""
         try:
-            save()
+            await self.in_store(save)
         except sqlite3.Error as error:
             log.exception("cannot save game %s", game.id)
-            self._cancel(game)
-            self._forget(game)
-            self._reload_watchers(game)
+            self._drop(game)
             raise StoreUnavailableError(
                 f"the game could not be saved ({error}), so nothing was changed: try again "
                 "in a moment") from None
+        except asyncio.CancelledError:
+            self._drop(game)  # saved or not: the store says, when it is loaded again
+            raise
+
+    def _drop(self, game: Game) -> None:
+        self._cancel(game)
+        self._forget(game)
+        self._reload_watchers(game)
 
     @staticmethod
     def _reload_watchers(game: Game) -> None:
@@ -883,9 +975,9 @@ class GomokuService:
             queue.put_nowait(game.progress)
 
     def _cancel(self, game: Game) -> None:
-        if game.task is not None:
-            game.task.cancel()
-            game.task = None
+        task, game.task = game.task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
 
     def _watched(self, game: Game) -> bool:
         return bool(game.watchers) or time.monotonic() - game.last_seen < self.idle_seconds
@@ -922,27 +1014,30 @@ class GomokuService:
                     on_start=functools.partial(self._search_started, game, version),
                     on_retry=functools.partial(self._search_lost, game, version),
                     clock=self._computer_clock(game))
-                if game.version != version:  # changed meanwhile: the result is stale
-                    continue
-                self._check_clock(game)
-                if game.over:  # its time ran out as the move came
-                    break
-                result = searched.result
-                reason = game.board.illegal_reason(result.move)
-                if reason is not None:
-                    log.error("engine played an illegal move in game %s: %s", game.id, reason)
-                    break
-                game.last_search = result
-                game.last_queued_ms = searched.queued_ms
-                # The task counts as finished before the last move is announced.
-                if not self._computer_after(game, result.move):
-                    game.task = None
-                else:
-                    game.waiting = True  # its next search is queued at once
-                spent = self._press_clock(game)
-                self._push(game, result.move, result.time_ms if game.clock is None else spent)
-                if game.task is None:
-                    return
+                async with game.lock:
+                    if game.version != version:  # changed meanwhile: the result is stale
+                        continue
+                    await self._check_clock(game)
+                    if game.over:  # its time ran out as the move came
+                        break
+                    result = searched.result
+                    reason = game.board.illegal_reason(result.move)
+                    if reason is not None:
+                        log.error("engine played an illegal move in game %s: %s",
+                                  game.id, reason)
+                        break
+                    game.last_search = result
+                    game.last_queued_ms = searched.queued_ms
+                    # The task counts as finished before the last move is announced.
+                    if not self._computer_after(game, result.move):
+                        game.task = None
+                    else:
+                        game.waiting = True  # its next search is queued at once
+                    spent = self._press_clock(game)
+                    await self._push(game, result.move,
+                                     result.time_ms if game.clock is None else spent)
+                    if game.task is None:
+                        return
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -967,35 +1062,37 @@ class GomokuService:
             key=game.id, priority=MOVE, bounded=False, stoppable=True,
             on_start=functools.partial(self._search_started, game, version),
             on_retry=functools.partial(self._search_lost, game, version))
-        if game.version != version:  # changed meanwhile: the decision is stale
-            return True
-        after = _replayed(game)
-        try:
-            for text in actions:
-                after.apply(text)
-        except ValueError:
-            log.exception("the computer's opening actions %s failed in game %s",
-                          actions, game.id)
-            return False
-        # A move found while deciding the last step is the computer's first move when it
-        # is to move then: played at once rather than searched for again.
-        board = after.board
-        if (search is None or not after.done or board.illegal_reason(search.move) is not None
-                or game.who(after.player(board.to_move)) != COMPUTER):
-            search = None
-        # The task counts as finished before the actions are announced.
-        if search is None and not self._computer_after_opening(game, after):
-            game.task = None
-        else:
-            game.waiting = True  # its next turn is queued at once
-        self._set_opening(game, after)
-        if search is not None:
-            if not self._computer_after(game, search.move):
+        async with game.lock:
+            if game.version != version:  # changed meanwhile: the decision is stale
+                return True
+            after = _replayed(game)
+            try:
+                for text in actions:
+                    after.apply(text)
+            except ValueError:
+                log.exception("the computer's opening actions %s failed in game %s",
+                              actions, game.id)
+                return False
+            # A move found while deciding the last step is the computer's first move when it
+            # is to move then: played at once rather than searched for again.
+            board = after.board
+            if (search is None or not after.done
+                    or board.illegal_reason(search.move) is not None
+                    or game.who(after.player(board.to_move)) != COMPUTER):
+                search = None
+            # The task counts as finished before the actions are announced.
+            if search is None and not self._computer_after_opening(game, after):
                 game.task = None
-            game.last_search, game.last_queued_ms = search, 0
-            self._press_clock(game)  # started as the opening ended: nothing spent
-            self._push(game, search.move, search.time_ms)
-        return True
+            else:
+                game.waiting = True  # its next turn is queued at once
+            await self._set_opening(game, after)
+            if search is not None:
+                if not self._computer_after(game, search.move):
+                    game.task = None
+                game.last_search, game.last_queued_ms = search, 0
+                self._press_clock(game)  # started as the opening ended: nothing spent
+                await self._push(game, search.move, search.time_ms)
+            return True
 
     def _search_started(self, game: Game, version: int) -> None:
         """A worker took the computer's move: it is thinking now, no longer waiting, and

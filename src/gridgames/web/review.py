@@ -208,13 +208,12 @@ class Reviews:
         moves = list(game.board.move_stack)
         job = ReviewJob(moves, len(moves) + 1)
         self.jobs[game.id] = job
-        job.task = asyncio.get_running_loop().create_task(self._run(game, job, limit))
+        # the board now: the game may change before the task starts
+        job.task = asyncio.get_running_loop().create_task(
+            self._run(game, game.board.copy(), job, limit))
         return job
 
-    async def _run(self, game: Game, job: ReviewJob, limit: Limit) -> None:
-        board = game.board.copy()
-        while len(board.move_stack) > len(job.moves):
-            board.pop()
+    async def _run(self, game: Game, board: Board, job: ReviewJob, limit: Limit) -> None:
         width, height, rule = board.width, board.height, board.rule.value
         played: list[Point | None] = [*job.moves, None]
         # Use every worker but one, so that games still get their moves.
@@ -234,7 +233,8 @@ class Reviews:
         try:
             evals = await asyncio.gather(*(score(i) for i in range(job.total)))
             review = review_from_evals(board, evals)
-            self.service.store.save_review(game.id, job.moves, review.to_dict())
+            await self.service.in_store(self.service.store.save_review, game.id, job.moves,
+                                        review.to_dict())
             job.finished = True
             self._announce(game, job, "done")
         except asyncio.CancelledError:
@@ -261,13 +261,13 @@ class Reviews:
         for queue in game.watchers:
             queue.put_nowait(message)
 
-    def status(self, game: Game) -> ReviewStatus:
+    async def status(self, game: Game) -> ReviewStatus:
         moves = list(game.board.move_stack)
         job = self.jobs.get(game.id)
         if job is not None and not job.finished:
             return ReviewStatus(game_id=game.id, state="running", done=job.done,
                                 total=job.total, current=job.moves == moves)
-        saved = self.service.store.review(game.id)
+        saved = await self.service.in_store(self.service.store.review, game.id)
         if job is not None and job.error is not None:
             return ReviewStatus(game_id=game.id, state="failed", done=job.done, total=job.total,
                                 current=False, error=job.error)
@@ -323,7 +323,7 @@ async def start_review(game_id: str, reviews: ReviewsDep,
     WebSocket as ``{"type": "review", "state": "running"|"done"|"failed", "done", "total"}``;
     the result is saved with the game (``GET`` this route)."""
     settings = body or ReviewRequest.model_validate({})
-    game = reviews.service.get(game_id)
+    game = await reviews.service.get(game_id)
     if game.friend is not None and not game.over:
         # the engine's view of the game would help one player against the other
         raise TwoDevicesError("a game played on two devices is reviewed once it is over")
@@ -332,13 +332,13 @@ async def start_review(game_id: str, reviews: ReviewsDep,
     limit = (Limit(depth=settings.depth) if settings.depth is not None
              else Limit(time_ms=settings.time_ms))
     reviews.start(game, limit)
-    return reviews.status(game)
+    return await reviews.status(game)
 
 
 @router.get("/games/{game_id}/review", response_model=ReviewStatus)
 async def get_review(game_id: str, reviews: ReviewsDep) -> ReviewStatus:
     """The game's review: running (with progress), done (with the result), or none yet."""
-    return reviews.status(reviews.service.get(game_id))
+    return await reviews.status(await reviews.service.get(game_id))
 
 
 def _position(body: PositionRequest) -> Board:
@@ -351,11 +351,7 @@ def _position(body: PositionRequest) -> Board:
     return board
 
 
-@router.post("/position", response_model=PositionOut)
-async def position(body: PositionRequest) -> PositionOut:
-    """Check a sequence of moves (a variation, say) under the rule: whose turn it is
-    then, the points forbidden to black under renju, and the five or draw it ends in.
-    422 names the first move the rule does not allow."""
+def _judge_position(body: PositionRequest) -> PositionOut:
     board = _position(body)
     outcome = board.outcome()
     return PositionOut(
@@ -364,12 +360,22 @@ async def position(body: PositionRequest) -> PositionOut:
         outcome=None if outcome is None else outcome_out(outcome))
 
 
+@router.post("/position", response_model=PositionOut)
+async def position(body: PositionRequest) -> PositionOut:
+    """Check a sequence of moves (a variation, say) under the rule: whose turn it is
+    then, the points forbidden to black under renju, and the five or draw it ends in.
+    422 names the first move the rule does not allow."""
+    # In a thread: thousands of renju moves take most of a second to check, and the
+    # server goes on meanwhile.
+    return await asyncio.to_thread(_judge_position, body)
+
+
 @router.post("/analyse", response_model=AnalyseOut)
 async def analyse_position(body: AnalyseRequest, reviews: ReviewsDep) -> AnalyseOut:
     """The engine's best 1-5 moves for a position, each with its score (black's view).
 
     Call again with a longer ``time_ms`` to refine a display while the player looks."""
-    board = _position(body)
+    board = await asyncio.to_thread(_position, body)  # in a thread, as for /position
     moves = list(board.move_stack)
     if board.is_game_over():
         raise ValueError(f"the game is over ({board.outcome()}); there are no candidates")

@@ -1,0 +1,181 @@
+"""Slow work does not hold up the server: a save waiting for a locked database, or a
+long renju position being checked, leaves every other request answered at once.
+
+Each test holds the slow request open (the database locked by another connection, or
+positions thousands of moves long) and checks the order of events: the other requests
+are answered while it is still pending, whatever the machine's load.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from web_helpers import GAMES, Server, created
+
+from gridgames.gomoku import Board, Rule
+
+# How long the request under test is given to reach the server and start waiting.
+SETTLE_S = 0.5
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("responsive") / "games.sqlite3")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Pending:
+    """A request run in a thread; ``done`` is set once it is answered."""
+
+    def __init__(self, send: Callable[[httpx.Client], httpx.Response], url: str) -> None:
+        self.done = threading.Event()
+        self.response: httpx.Response | None = None
+        self.error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                with httpx.Client(base_url=url, timeout=60) as http:
+                    self.response = send(http)
+            except BaseException as error:
+                self.error = error
+            finally:
+                self.done.set()
+
+        self.thread = threading.Thread(target=run)
+        self.thread.start()
+
+    def result(self) -> httpx.Response:
+        self.thread.join(timeout=60)
+        assert self.error is None, self.error
+        assert self.response is not None
+        return self.response
+
+
+def new_game(server: Server) -> tuple[str, dict[str, str]]:
+    game = created(server.http.post(GAMES, json={"width": 9, "height": 9, "black": "human",
+                                                 "white": "human"}))
+    return game["id"], {"Authorization": f"Bearer {game['token']}"}
+
+
+def post_move(server: Server, game_id: str, auth: dict[str, str], x: int, y: int) -> Pending:
+    return Pending(lambda http: http.post(f"{GAMES}/{game_id}/moves", json={"x": x, "y": y},
+                                          headers=auth), server.url)
+
+
+def saved_moves(db: str, game_id: str) -> str:
+    with sqlite3.connect(db) as saved:
+        (moves,) = saved.execute("SELECT moves FROM gomoku_games WHERE id = ?",
+                                 (game_id,)).fetchone()
+    return str(moves)
+
+
+def lock_database(server: Server) -> sqlite3.Connection:
+    """Another program takes the database's write lock (readers may still read)."""
+    other = sqlite3.connect(server_db(server), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    return other
+
+
+def server_db(server: Server) -> str:
+    return str(server.log.parent / "games.sqlite3")
+
+
+@pytest.mark.parametrize("released", [True, False], ids=["lock-released", "lock-kept"])
+def test_a_move_waiting_for_a_locked_database_holds_up_no_other_request(
+        server: Server, released: bool) -> None:
+    game_id, auth = new_game(server)
+    other_id, other_auth = new_game(server)
+    assert server.http.post(f"{GAMES}/{other_id}/moves", json={"x": 4, "y": 4},
+                            headers=other_auth).status_code == 200
+    other = lock_database(server)
+    try:
+        move = post_move(server, game_id, auth, 1, 1)
+        time.sleep(SETTLE_S)  # the move is waiting for the lock now
+        # A read of the same game waits for the move's save: it never shows it unsaved.
+        same = Pending(lambda http: http.get(f"{GAMES}/{game_id}"), server.url)
+        # Meanwhile the server answers the rest, the other game's live stream included.
+        assert server.http.get("/api/gomoku/options").status_code == 200
+        assert server.http.get(f"{GAMES}/{other_id}").json()["moves"] == [[4, 4]]
+        from websockets.sync.client import connect
+        with connect(f"{server.url.replace('http', 'ws')}{GAMES}/{other_id}/ws") as watcher:
+            assert '"state"' in str(watcher.recv(timeout=10))
+        assert not move.done.is_set(), "the other requests waited for the locked save"
+        if not released:
+            answer = move.result()  # the lock outlasts the save's wait: refused
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    if released:
+        answer = move.result()
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["moves"] == [[1, 1]]
+        assert saved_moves(server_db(server), game_id) == "[[1, 1]]"
+        assert same.result().json()["moves"] == [[1, 1]]
+    else:
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["error"] == "store_unavailable"
+        assert "database is locked" in answer.json()["detail"]
+        assert same.result().json()["moves"] == []
+        assert server.http.get(f"{GAMES}/{game_id}").json()["moves"] == []
+        assert saved_moves(server_db(server), game_id) == "[]"
+
+
+def test_moves_of_one_game_waiting_for_the_database_are_saved_in_order_once(
+        server: Server) -> None:
+    game_id, auth = new_game(server)
+    other = lock_database(server)
+    try:
+        first = post_move(server, game_id, auth, 1, 1)
+        time.sleep(SETTLE_S)
+        again = post_move(server, game_id, auth, 1, 1)  # the same point, sent twice
+        time.sleep(SETTLE_S)
+        second = post_move(server, game_id, auth, 2, 2)
+        time.sleep(SETTLE_S)
+        assert not (first.done.is_set() or again.done.is_set() or second.done.is_set())
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert first.result().json()["moves"] == [[1, 1]], first.result().text
+    assert again.result().status_code == 409 and again.result().json()["error"] == "occupied"
+    assert second.result().json()["moves"] == [[1, 1], [2, 2]], second.result().text
+    assert saved_moves(server_db(server), game_id) == "[[1, 1], [2, 2]]"
+
+
+def long_renju_game(size: int = 64, count: int = 4000) -> list[list[int]]:
+    """A legal renju game ``count`` moves long on a ``size`` × ``size`` board."""
+    board = Board(size, size, rule=Rule.RENJU)
+    moves: list[list[int]] = []
+    for y in range(size):
+        for x in range(size):
+            point = ((x * 7 + y * 3) % size, y)
+            if len(moves) < count and board.illegal_reason(point) is None:
+                board.push(point)
+                moves.append(list(point))
+    assert len(moves) == count and not board.is_game_over()
+    return moves
+
+
+def test_long_positions_being_checked_hold_up_no_other_request(server: Server) -> None:
+    body: dict[str, Any] = {"width": 64, "height": 64, "rule": "renju",
+                            "moves": long_renju_game()}
+    checks = [Pending(lambda http: http.post("/api/gomoku/position", json=body), server.url)
+              for _ in range(6)]
+    time.sleep(SETTLE_S / 2)  # sent, and being checked
+    assert server.http.get("/api/gomoku/options").status_code == 200
+    # A check answered just before the options would reach its thread meanwhile.
+    time.sleep(SETTLE_S / 2)
+    assert not any(check.done.is_set() for check in checks), \
+        "the options waited for a position to be checked"
+    for check in checks:
+        answer = check.result()
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["to_move"] == "black"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -239,13 +240,48 @@ def test_a_size_without_any_solution_is_said_so_when_no_queen_was_given() -> Non
     child.sendline("hint")
     child.expect_exact("The 3×3 board has no solution at all: try another size, like size 8.")
     prompt(child)
-    child.sendline("a1")
-    prompt(child)
-    child.sendline("hint")
-    child.expect_exact("No square keeps this board solvable: remove a queen or type restart.")
-    prompt(child)
     child.sendline("quit")
     child.expect("Bye.")
+
+
+def test_a_size_without_any_solution_is_said_so_with_queens_on_it() -> None:
+    """With a queen on a 3×3 board, solve and hint said to remove a queen, which cannot
+    help: the size has no solution at all."""
+    replies = game_replies(["size 3", "a1", "hint", "solve", "size 4", "a1", "hint"])
+    assert replies[2] == "The 3×3 board has no solution at all: try another size, like size 8."
+    assert replies[3].startswith("The 3×3 board has no solution at all (proved in ")
+    assert replies[6] == "No square keeps this board solvable: remove a queen or type restart."
+    for command in ("solve", "backtrack"):
+        result = run(command, "--n", "3", "--fixed", "a1")
+        assert result.returncode == 1
+        assert "the 3×3 board has none at all" in result.stdout.splitlines()[-1]
+        assert "fixed queen" not in result.stdout
+
+
+def test_solve_on_an_empty_board_keeps_no_queens_of_yours() -> None:
+    """It said "kept your 0 queens and placed 8 more"."""
+    reply = game_replies(["solve"])[0]
+    assert reply.startswith("Solved in ") and reply.endswith(": placed 8 queens.")
+
+
+def test_a_board_wider_than_the_terminal_is_shown_in_bands() -> None:
+    """26 columns take 55 characters: on a narrow terminal every line wrapped."""
+    result = subprocess.run([*COMMAND, "solve", "--n", "26"], capture_output=True, text=True,
+                            timeout=60, check=False, env={**os.environ, "COLUMNS": "40"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()[1:]  # the board, after a sentence
+    assert max(len(line) for line in lines) <= 40
+    headers = [line for line in lines if line.startswith(("    a", "    n"))]
+    assert " ".join(headers).split() == list("abcdefghijklmnopqrstuvwxyz")
+    assert sum(line.count("Q") for line in lines) == 26
+
+
+def game_replies(lines: list[str]) -> list[str]:
+    """What the game answers to each line typed (through a pipe), first line only."""
+    result = subprocess.run([*COMMAND], input="".join(f"{line}\n" for line in ["", *lines]),
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    return [line.split("> ", 1)[1] for line in result.stdout.splitlines() if "> " in line]
 
 
 def test_numbers_of_thousands_of_digits_in_the_game() -> None:
@@ -261,6 +297,14 @@ def test_numbers_of_thousands_of_digits_in_the_game() -> None:
         "Row 1111111111111111111111111111111111111... is off the board: rows go from 1 to 8. "
         "Type help for the commands.",
         "Board size must be between 1 and 26, not 1111111111111111111111111111111111111..."]
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "backtrack"])
+def test_the_size_may_come_before_the_command(command: str) -> None:
+    """"gridgames queens --n 6 solve" said "the following arguments are required: --n"."""
+    result = run("--n", "6", command)
+    assert result.returncode == 0, result.stderr
+    assert "6×6" in result.stdout or "the first solution" in result.stdout
 
 
 def test_count_command() -> None:

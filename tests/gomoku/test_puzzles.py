@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gridgames.gomoku import Board, Color, IllegalMoveError, Rule
@@ -233,6 +234,35 @@ def test_bad_ids_and_move_lists_are_clear_value_errors():
         judge(puzzle, [(0, 0)] * (2 * puzzle.length), (1, 1))
     with pytest.raises(IllegalMoveError, match=r"move 1 of the moves so far: .* is occupied"):
         judge(puzzle, [puzzle.moves[0], (0, 0)], puzzle.solution[0])
+
+
+def test_wrong_arguments_are_named_with_what_is_allowed():
+    """Each was an AttributeError or a TypeError about something inside (judge(1, ...):
+    "'int' object has no attribute 'length'"), or an error about Python's limit on the
+    digits of a number; a numpy id was "not a whole number"."""
+    puzzle = get_puzzle(1)
+    with pytest.raises(TypeError, match=r"a puzzle is a Puzzle \(get_puzzle\(1\), say\), not 1"):
+        judge(1, [], puzzle.solution[0])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a puzzle is a Puzzle"):
+        hint(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"the moves so far are a list of points, \[\] at the "
+                       "start, not None"):
+        judge(puzzle, None, puzzle.solution[0])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"got 1 move$"):
+        hint(puzzle, [puzzle.solution[0]])
+    with pytest.raises(TypeError, match=r"rule is a Rule or its name \(freestyle, standard, "
+                       r"renju, caro\), not 5"):
+        load_puzzles(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"unknown rule 'chess'; puzzles are for freestyle, "
+                       r"standard, renju, caro$"):
+        load_puzzles("chess")
+    with pytest.raises(ValueError, match="no puzzle of so many digits; the puzzles are "
+                       r"numbered 1 to \d+"):
+        get_puzzle(10**5000)
+    assert get_puzzle(np.int64(1)) is puzzle
+    for limit in (0, -1, "x"):
+        with pytest.raises(ValueError, match="node_limit must be a whole number of 1 or more"):
+            judge(puzzle, [], puzzle.solution[0], node_limit=limit)  # type: ignore[arg-type]
 
 
 def test_the_prover_stops_at_its_node_limit():

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from gridgames.queens import Placement, backtrack, solutions
-from gridgames.queens.backtracking import MAX_LIMIT
+from gridgames.queens import Placement, Step, backtrack, solutions
+from gridgames.queens.backtracking import MAX_LIMIT, MAX_N
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -49,3 +50,19 @@ def test_bad_input_says_what_is_wrong(args: tuple[int, list[tuple[int, int]], in
     n, fixed, limit = args
     with pytest.raises(ValueError, match=says):
         backtrack(n, fixed, limit=limit)
+
+
+def test_a_big_board_is_refused_by_name() -> None:
+    """Each step scans its row past the attacked squares: a long run on 100,000×100,000
+    took hours, and one on 10**9 rows first built a list of a billion rows."""
+    with pytest.raises(ValueError, match="boards of up to 1,000×1,000, not 1,001×1,001; "
+                       "solve\\(\\) completes bigger ones"):
+        backtrack(MAX_N + 1, limit=10)
+    run = backtrack(MAX_N, [(5, 3)], limit=20)
+    assert run.steps[:2] == [Step("place", (0, 0)), Step("place", (1, 2))]
+    assert not run.finished
+
+
+def test_numpy_whole_numbers_are_taken() -> None:
+    run = backtrack(np.int64(4), limit=np.int64(100))
+    assert run.n == 4 and type(run.n) is int and run.solution == next(solutions(4))

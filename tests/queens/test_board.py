@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -141,3 +142,14 @@ def test_conflicts_match_plain_rule(queens: set[tuple[int, int]]) -> None:
     board = Placement.from_queens(6, queens, check=False)
     expected = sorted((a, b) for a in queens for b in queens if a < b and attacks(a, b))
     assert board.conflicts == expected
+
+
+def test_numpy_whole_numbers_are_whole_numbers() -> None:
+    """A board read from a numpy array was refused: "board size must be an integer, not
+    np.int64(8)"."""
+    board = Placement(np.int64(8))
+    board.place(np.int64(2), np.int32(3))
+    assert board.n == 8 and board.queens == [(2, 3)]
+    assert type(board.n) is int and all(type(v) is int for v in board.queens[0])
+    with pytest.raises(ValueError, match="a square is a pair of integers"):
+        board.place(np.bool_(True), 0)  # type: ignore[arg-type]

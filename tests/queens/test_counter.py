@@ -55,3 +55,16 @@ def test_bad_sizes(n: object) -> None:
         count_solutions(n)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="board size"):
         next(solutions(n))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("batch", ["x", 1.5, 0, None])
+def test_a_bad_batch_is_named(batch: object) -> None:
+    """"x" was "'<' not supported between instances of 'str' and 'int'"."""
+    with pytest.raises(ValueError, match="batch must be a whole number of 1 or more, not"):
+        next(solutions(8, batch=batch))  # type: ignore[arg-type]
+
+
+def test_a_cluster_that_is_not_an_address_is_named() -> None:
+    """It was AttributeError: 'int' object has no attribute 'strip'."""
+    with pytest.raises(TypeError, match="cluster is a Ray address"):
+        count_solutions(8, cluster=5)  # type: ignore[arg-type]

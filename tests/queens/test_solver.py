@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gridgames.queens import Placement, hint, solve
+from gridgames.queens import Placement, hint, solve, solver
 
 from .oracle import attacks, completable, is_solution
 
@@ -163,3 +165,54 @@ def test_hint_none_when_complete_stuck_or_attacking() -> None:
     assert hint(Placement.from_queens(8, [(0, 0), (1, 1)], check=False)) is None
     assert hint(Placement(3)) is None
     assert hint(Placement(1)) == (0, 0)
+
+
+def test_a_knights_move_staircase_on_a_large_board_is_completed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Queens on a1, c2, e3, ... (the textbook construction's start): local search
+    completes 400 of them on 1000×1000 in milliseconds, but it had one short try, and
+    then the exact search alone ran on for hours. The runs are counted, not timed."""
+    limits: list[int] = []
+    exact_search = solver._exact_search
+
+    def counted(*args: Any) -> int:
+        limits.append(args[7])  # its node limit
+        assert len(limits) <= 3, "the exact search was left to go on alone"
+        return exact_search(*args)
+
+    monkeypatch.setattr(solver, "_exact_search", counted)
+    fixed = [(row, 2 * row) for row in range(400)]
+    result = solve(1000, fixed)
+    assert result is not None and is_solution(1000, result) and set(fixed) <= set(result)
+
+
+@pytest.mark.parametrize(("fixed", "error", "says"), [
+    (None, TypeError, "the fixed queens are a list of \\(row, col\\) squares, not None"),
+    (5, TypeError, "the fixed queens are a list of \\(row, col\\) squares, not 5"),
+    ("a1", TypeError, "the fixed queens are a list of \\(row, col\\) squares, not 'a1'"),
+    ((0, 0), ValueError, "not one square: write \\[\\(0, 0\\)\\] for a queen on \\(0, 0\\)"),
+])
+def test_fixed_queens_of_the_wrong_shape_are_named(fixed: object, error: type[Exception],
+                                                    says: str) -> None:
+    """None or 5 was "'NoneType' object is not iterable"; one square, (0, 0), was "a
+    square is a (row, col) pair, not 0"."""
+    with pytest.raises(error, match=says):
+        solve(8, fixed)  # type: ignore[arg-type]
+
+
+def test_numpy_whole_numbers_are_taken() -> None:
+    result = solve(np.int64(8), [(np.int64(0), np.int64(0))], seed=np.int64(3))
+    assert result is not None and is_solution(8, result) and (0, 0) in result
+
+
+def test_hint_names_a_wrong_argument() -> None:
+    """It was AttributeError: 'int' object has no attribute 'is_complete'."""
+    with pytest.raises(TypeError, match="hint takes a Placement, not 8"):
+        hint(8)  # type: ignore[arg-type]
+
+
+def test_a_board_too_big_to_hold_is_refused_by_name() -> None:
+    """solve(10**9) filled the memory (numpy's MemoryError, or the machine's swap)."""
+    with pytest.raises(ValueError, match="board size must be at most 10,000,000 to solve, "
+                       "not 1,000,000,000"):
+        solve(10**9)

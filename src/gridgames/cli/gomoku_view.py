@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from gridgames.gomoku import Board, Color, IllegalMoveError, InvalidMoveError, Point, Rule
 from gridgames.gomoku.notation import column_index, column_letters, read_number, shown
 
+from .terminal import column_bands
+
 CELL_WIDTH = 3  # a marker, the symbol, a marker: " o ", "[o]", "*o*"
 EMPTY = "."
 FORBIDDEN = "!"  # a renju point black may not play
@@ -156,14 +158,9 @@ def render_board(board: Board, style: Style, *, winning_line: Collection[Point] 
     marks = _Marks(set(winning_line), board.forbidden_points(),
                    board.move_stack[-1] if board.move_stack else None)
     label_width = len(str(board.height))
-    fitting = max(1, (max_width - label_width - 1) // CELL_WIDTH)
-    band_count = -(-board.width // fitting)
-    per_band = -(-board.width // band_count)  # bands of even widths
-    bands = []
-    for first in range(0, board.width, per_band):
-        columns = range(first, min(first + per_band, board.width))
-        bands.append(_render_band(board, style, columns, marks, label_width))
-    return "\n\n".join(bands)
+    fitting = (max_width - label_width - 1) // CELL_WIDTH
+    return "\n\n".join(_render_band(board, style, columns, marks, label_width)
+                       for columns in column_bands(board.width, fitting))
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+import shutil
 import signal
 import string
 import sys
@@ -39,15 +40,15 @@ from gridgames.queens import (
 from gridgames.queens.backtracking import DEFAULT_LIMIT, MAX_LIMIT, backtrack
 from gridgames.queens.board import Square
 from gridgames.queens.counter import MAX_N
+from gridgames.queens.solver import MAX_SOLVE_N
 
-from .terminal import ask, counted
+from .terminal import ask, column_bands, counted
 
 NAME = "queens"
 HELP = "The N-Queens puzzle: play it, solve it, count solutions"
 
 MAX_PLAY_N = 26  # one letter per column
 MAX_PLAY_COUNT_N = 16  # counting larger boards takes minutes
-MAX_SOLVE_N = 10_000_000
 LETTERS = string.ascii_lowercase
 
 _LETTER_FIRST = re.compile(r"([a-z])\s*,?\s*(\d+)")
@@ -126,15 +127,40 @@ def _is_letter_and_number(first: str, second: str) -> bool:
     return pair == {True, False} and len(letters[0]) == 1 and letters[0].isalpha()
 
 
-def render(placement: Placement) -> str:
-    """The board with column letters on top and row numbers on the left."""
+def render(placement: Placement, max_width: int = 80) -> str:
+    """The board with column letters on top and row numbers on the left; a board wider
+    than ``max_width`` characters is printed in bands of columns, not wrapped.
+
+    >>> print(render(Placement.from_queens(4, [(0, 1)]), max_width=8))
+       a b
+    1  . Q
+    2  . .
+    3  . .
+    4  . .
+    <BLANKLINE>
+       c d
+    1  . .
+    2  . .
+    3  . .
+    4  . .
+    """
     n = placement.n
     width = len(str(n))
-    lines = [" " * (width + 2) + " ".join(LETTERS[:n])]
-    for row in range(n):
-        cells = " ".join("Q" if (row, col) in placement else "." for col in range(n))
-        lines.append(f"{row + 1:>{width}}  {cells}")
-    return "\n".join(lines)
+    fitting = (max_width - width - 1) // 2  # each column takes two characters
+    bands = []
+    for columns in column_bands(n, fitting):
+        lines = [" " * (width + 2) + " ".join(LETTERS[col] for col in columns)]
+        for row in range(n):
+            cells = " ".join("Q" if (row, col) in placement else "." for col in columns)
+            lines.append(f"{row + 1:>{width}}  {cells}")
+        bands.append("\n".join(lines))
+    return "\n\n".join(bands)
+
+
+def terminal_width() -> int:
+    """The terminal's width in characters (``COLUMNS``, or 80 when the output is no
+    terminal)."""
+    return shutil.get_terminal_size().columns
 
 
 def format_seconds(seconds: float) -> str:
@@ -178,7 +204,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Exit status 1 when no completion exists.",
     )
     _one_line_errors(solver)
-    solver.add_argument("--n", metavar="N", required=True, help="board size")
+    # Not required here: "gridgames queens --n 8 solve" gives it before the command
+    # (checked in run); a value here would hide that one.
+    solver.add_argument("--n", metavar="N", default=argparse.SUPPRESS, help="board size")
     solver.add_argument(
         "--fixed",
         metavar="SQUARES",
@@ -195,7 +223,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "solution. Exit status 1 when no completion exists, 3 when the step limit stops it.",
     )
     _one_line_errors(tracer)
-    tracer.add_argument("--n", metavar="N", required=True,
+    tracer.add_argument("--n", metavar="N", default=argparse.SUPPRESS,
                         help=f"board size (1 to {MAX_PLAY_N})")
     tracer.add_argument("--fixed", metavar="SQUARES", default="",
                         help="queens to keep, as for solve")
@@ -206,7 +234,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "count", help="count every solution", description="Count the solutions of the N×N board."
     )
     _one_line_errors(counter)
-    counter.add_argument("--n", metavar="N", required=True, help=f"board size (1 to {MAX_N})")
+    counter.add_argument("--n", metavar="N", default=argparse.SUPPRESS,
+                         help=f"board size (1 to {MAX_N})")
     counter.add_argument(
         "--cluster", metavar="ADDRESS",
         help="count with tasks on the Ray cluster at ADDRESS (HEAD:PORT, or auto for the one "
@@ -229,6 +258,10 @@ def _one_line_errors(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action is not None and args.n is None:
+        print(f"gridgames queens {args.action}: error: the following arguments are "
+              "required: --n", file=sys.stderr)
+        return 2
     try:
         if args.action == "solve":
             return run_solve(args)
@@ -262,7 +295,7 @@ def run_solve(args: argparse.Namespace) -> int:
     elapsed = format_seconds(time.perf_counter() - start)
     queens = counted(len(fixed), "fixed queen")
     if solution is None:
-        if fixed:
+        if fixed and not no_solution_at_all(n):
             print(f"no solution: the {queens} cannot be completed on the {n}×{n} board "
                   f"(proved in {elapsed})")
         else:
@@ -270,10 +303,15 @@ def run_solve(args: argparse.Namespace) -> int:
         return 1
     print(f"solution for the {n}×{n} board with {queens}, found in {elapsed}:")
     if n <= MAX_PLAY_N:
-        print(render(Placement.from_queens(n, solution)))
+        print(render(Placement.from_queens(n, solution), terminal_width()))
     else:
         print(" ".join(format_square(square, n) for square in solution))
     return 0
+
+
+def no_solution_at_all(n: int) -> bool:
+    """Whether the empty N×N board has no solution (2 and 3: every larger board has one)."""
+    return n < 4 and solve(n) is None
 
 
 def run_backtrack(args: argparse.Namespace) -> int:
@@ -293,10 +331,10 @@ def run_backtrack(args: argparse.Namespace) -> int:
              f"{run.taken_back} taken back")
     if run.solution is not None:
         print(f"the first solution ({tally}):")
-        print(render(Placement.from_queens(n, run.solution)))
+        print(render(Placement.from_queens(n, run.solution), terminal_width()))
         return 0
     if run.finished:
-        if fixed:
+        if fixed and not no_solution_at_all(n):
             print(f"no solution keeps the fixed queens: every way was tried ({tally})")
         else:
             print(f"no solution: the {n}×{n} board has none at all; every way was tried "
@@ -426,7 +464,7 @@ class Game:
 
     def show(self) -> None:
         print()
-        print(render(self.placement))
+        print(render(self.placement, terminal_width()))
         print()
 
     def handle(self, line: str) -> bool:
@@ -505,7 +543,7 @@ class Game:
         solution = solve(self.n, self.placement.queens)
         elapsed = format_seconds(time.perf_counter() - start)
         kept = len(self.placement)
-        if solution is None and not kept:  # nothing to remove: the size itself fails
+        if solution is None and no_solution_at_all(self.n):  # removing queens cannot help
             print(f"The {self.n}×{self.n} board has no solution at all (proved in {elapsed}). "
                   "Try another size, like size 8.")
             return
@@ -516,10 +554,11 @@ class Game:
             )
             return
         self.placement = Placement.from_queens(self.n, solution)
-        print(
-            f"Solved in {elapsed}: kept your {counted(kept, 'queen')} "
-            f"and placed {self.n - kept} more."
-        )
+        if kept:
+            print(f"Solved in {elapsed}: kept your {counted(kept, 'queen')} "
+                  f"and placed {self.n - kept} more.")
+        else:
+            print(f"Solved in {elapsed}: placed {counted(self.n, 'queen')}.")
         self.show()
 
     def hint(self) -> None:
@@ -527,7 +566,7 @@ class Game:
             print("The board is already solved.")
             return
         square = hint(self.placement)
-        if square is None and not self.placement.queens:  # the size itself has no solution
+        if square is None and no_solution_at_all(self.n):  # removing queens cannot help
             print(f"The {self.n}×{self.n} board has no solution at all: "
                   "try another size, like size 8.")
         elif square is None:

@@ -21,3 +21,16 @@ def ask(prompt: str) -> str:
 def counted(count: int, noun: str) -> str:
     """``1 move``, ``2 moves``."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def column_bands(columns: int, fitting: int) -> list[range]:
+    """The columns of a board too wide for the terminal, split into bands of at most
+    ``fitting`` columns each, their widths as even as can be.
+
+    >>> column_bands(26, 12)
+    [range(0, 9), range(9, 18), range(18, 26)]
+    """
+    fitting = max(1, fitting)
+    per_band = -(-columns // -(-columns // fitting))
+    return [range(first, min(first + per_band, columns))
+            for first in range(0, columns, per_band)]

@@ -30,7 +30,9 @@ True
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -39,7 +41,7 @@ import numpy as np
 
 from gridgames.gomoku import rules
 from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point
-from gridgames.gomoku.notation import format_position, parse_position, shown
+from gridgames.gomoku.notation import format_position, parse_position, shown, shown_value
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
 from gridgames.prepare import KernelGroup, Report, prepare
 
@@ -184,6 +186,9 @@ class VcfProver:
         if board.rule not in PUZZLE_RULES:
             raise ValueError(f"puzzles are for {', '.join(r.value for r in PUZZLE_RULES)}; "
                              f"got {board.rule.value}")
+        if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1:
+            raise ValueError(f"node_limit must be a whole number of 1 or more, not "
+                             f"{shown_value(node_limit)}")
         self.rule = board.rule
         self.width, self.height = board.width, board.height
         self.grid = board.grid.copy()
@@ -419,24 +424,39 @@ def load_puzzles(rule: Rule | str | None = None) -> list[Puzzle]:
     puzzles = list(_shipped())
     if rule is None:
         return puzzles
-    wanted = rule if isinstance(rule, Rule) else Rule.from_name(rule)
+    allowed = ", ".join(r.value for r in PUZZLE_RULES)
+    if not isinstance(rule, Rule | str):
+        raise TypeError(f"rule is a Rule or its name ({allowed}), not {shown_value(rule)}")
+    if isinstance(rule, Rule):
+        wanted = rule
+    else:
+        try:
+            wanted = Rule.from_name(rule)
+        except ValueError:  # its message offers every rule, not only those with puzzles
+            raise ValueError(f"unknown rule {shown(rule)!r}; puzzles are for {allowed}") from None
     if wanted not in PUZZLE_RULES:
-        raise ValueError(f"no puzzles for {wanted.value}; puzzles are for "
-                         f"{', '.join(r.value for r in PUZZLE_RULES)}")
+        raise ValueError(f"no puzzles for {wanted.value}; puzzles are for {allowed}")
     return [p for p in puzzles if p.rule is wanted]
 
 
 def get_puzzle(puzzle_id: object) -> Puzzle:
     """The shipped puzzle numbered ``puzzle_id`` (ValueError naming the range if none)."""
     puzzles = _shipped()
-    if isinstance(puzzle_id, bool) or not isinstance(puzzle_id, int):
-        raise ValueError(f"a puzzle id is a whole number, got {shown(repr(puzzle_id))}")
+    number = None
+    if not isinstance(puzzle_id, bool):
+        with suppress(TypeError):  # numpy's whole numbers are taken too
+            number = operator.index(puzzle_id)  # type: ignore[arg-type]
+    if number is None:
+        raise ValueError(f"a puzzle id is a whole number, got {shown_value(puzzle_id)}")
     for puzzle in puzzles:
-        if puzzle.id == puzzle_id:
+        if puzzle.id == number:
             return puzzle
     ids = [p.id for p in puzzles]
-    raise ValueError(f"no puzzle {shown(str(puzzle_id))}; the puzzles are numbered "
-                     f"{min(ids)} to {max(ids)}")
+    try:
+        name = shown(str(number))
+    except ValueError:  # more digits than Python writes out
+        name = "of so many digits"
+    raise ValueError(f"no puzzle {name}; the puzzles are numbered {min(ids)} to {max(ids)}")
 
 
 # ---------------------------------------------------------------------------
@@ -468,9 +488,14 @@ class Verdict:
 
 def attempt_board(puzzle: Puzzle, played: Sequence[object]) -> Board:
     """The puzzle's board after the attempt's moves so far (ValueError if they cannot be)."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"a puzzle is a Puzzle (get_puzzle(1), say), not {shown_value(puzzle)}")
+    if not isinstance(played, Sequence) or isinstance(played, str):
+        raise TypeError(f"the moves so far are a list of points, [] at the start, not "
+                        f"{shown_value(played)}")
     if len(played) % 2:
         raise ValueError(f"the moves so far must be pairs (your move, the reply); got "
-                         f"{len(played)} moves")
+                         f"{len(played)} move{'s' if len(played) != 1 else ''}")
     if len(played) // 2 >= puzzle.length:
         raise ValueError(f"too many moves so far: {len(played)}; puzzle {puzzle.id} is "
                          f"solved in {puzzle.length} moves, so at most "

@@ -26,13 +26,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from gridgames.queens.board import Placement, Square, check_size
+from gridgames.queens.board import Square, check_size, whole_number
 from gridgames.queens.solver import check_fixed
 
 DEFAULT_LIMIT = 10_000
 """Steps recorded when no limit is given."""
 MAX_LIMIT = 100_000
 """The most steps one run may record."""
+MAX_N = 1000
+"""The largest board: each step scans a row past the squares attacked, so a long run
+on a bigger board takes minutes to hours (:func:`~gridgames.queens.solve` takes any)."""
 
 
 class Step(NamedTuple):
@@ -69,36 +72,60 @@ class Backtrack:
 def backtrack(n: int, fixed: Iterable[Square] = (), *, limit: int = DEFAULT_LIMIT) -> Backtrack:
     """Run the backtracking search on an N×N board keeping the ``fixed`` queens (no two
     of which may attack each other), recording at most ``limit`` steps (1 to
-    :data:`MAX_LIMIT`). Raises ValueError saying what is wrong with the input."""
-    check_size(n)
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+    :data:`MAX_LIMIT`); N is at most :data:`MAX_N`. Raises ValueError saying what is
+    wrong with the input."""
+    n = check_size(n)
+    if n > MAX_N:
+        raise ValueError(f"the backtracking search is for boards of up to {MAX_N:,}×{MAX_N:,}, "
+                         f"not {n:,}×{n:,}; solve() completes bigger ones")
+    steps_allowed = whole_number(limit)
+    if steps_allowed is None or not 1 <= steps_allowed <= MAX_LIMIT:
         raise ValueError(f"the step limit must be a whole number from 1 to {MAX_LIMIT:,}, "
                          f"not {limit!r}")
     kept = check_fixed(n, fixed)
-    board = Placement.from_queens(n, kept)
     fixed_rows = {row for row, _ in kept}
-    free_rows = [row for row in range(n) if row not in fixed_rows]
+    free_count = n - len(fixed_rows)
+    # The lines holding a queen, looked up directly: the scan along a row is most of
+    # the work, and on a big board a row holds many attacked squares.
+    taken_cols = {col for _, col in kept}
+    taken_diagonals = {row - col for row, col in kept}
+    taken_anti_diagonals = {row + col for row, col in kept}
+    # The free rows reached so far, from the top, and the column of each one's queen
+    # (-1 for none): a run of limited steps reaches few rows of a big board.
+    free_rows: list[int] = []
+    columns: list[int] = []
     steps: list[Step] = []
-    columns = [-1] * len(free_rows)  # the column of each free row's queen, -1 for none
     depth = 0
-    while 0 <= depth < len(free_rows):
+    while 0 <= depth < free_count:
+        if depth == len(free_rows):
+            row = free_rows[-1] + 1 if free_rows else 0
+            while row in fixed_rows:
+                row += 1
+            free_rows.append(row)
+            columns.append(-1)
         row = free_rows[depth]
         col = columns[depth]
         if col >= 0:  # moving this row's queen on: take it back first
-            board.remove(row, col)
+            taken_cols.remove(col)
+            taken_diagonals.remove(row - col)
+            taken_anti_diagonals.remove(row + col)
             steps.append(Step("remove", (row, col)))
         col += 1
-        while col < n and board.attacker(row, col) is not None:
+        while col < n and (col in taken_cols or row - col in taken_diagonals
+                           or row + col in taken_anti_diagonals):
             col += 1
-        if len(steps) >= limit:
+        if len(steps) >= steps_allowed:
             return Backtrack(n, kept, steps, None, finished=False)
         if col < n:
-            board.place(row, col)
+            taken_cols.add(col)
+            taken_diagonals.add(row - col)
+            taken_anti_diagonals.add(row + col)
             steps.append(Step("place", (row, col)))
             columns[depth] = col
             depth += 1
         else:  # no square left in this row: back to the row above
             columns[depth] = -1
             depth -= 1
-    solution = board.queens if depth == len(free_rows) else None
+    solution = (sorted(kept + list(zip(free_rows, columns, strict=True)))
+                if depth == free_count else None)
     return Backtrack(n, kept, steps, solution, finished=True)

@@ -8,6 +8,7 @@ constant).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 
 Square = tuple[int, int]
@@ -36,23 +37,34 @@ class QueenConflictError(ValueError):
         self.line = line
 
 
+def whole_number(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (numpy's too, not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def check_size(n: object) -> int:
-    """Return ``n`` if it is a valid board size (an int ≥ 1), else raise ValueError."""
-    if isinstance(n, bool) or not isinstance(n, int):
+    """Return ``n`` as an int if it is a valid board size (a whole number ≥ 1), else
+    raise ValueError."""
+    size = whole_number(n)
+    if size is None:
         raise ValueError(f"board size must be an integer, not {n!r}")
-    if n < 1:
-        raise ValueError(f"board size must be at least 1, not {n}")
-    return n
+    if size < 1:
+        raise ValueError(f"board size must be at least 1, not {size}")
+    return size
 
 
 def check_square(n: int, square: object) -> Square:
     """Return ``square`` as a ``(row, col)`` tuple if it lies on an N×N board."""
     if not isinstance(square, tuple | list) or len(square) != 2:
         raise ValueError(f"a square is a (row, col) pair, not {square!r}")
-    row, col = square
-    for value in (row, col):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"a square is a pair of integers, not {square!r}")
+    row, col = whole_number(square[0]), whole_number(square[1])
+    if row is None or col is None:
+        raise ValueError(f"a square is a pair of integers, not {square!r}")
     if not (0 <= row < n and 0 <= col < n):
         raise ValueError(
             f"square ({row}, {col}) is off the {n}×{n} board: "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gridgames.queens.board import Square, check_size
+from gridgames.queens.board import Square, check_size, whole_number
 
 MAX_N = 62  # the bitmasks are 64-bit integers
 
@@ -157,6 +157,8 @@ def count_solutions(n: int, *, cluster: str | None = None) -> int:
     [1, 0, 0, 2, 10, 4, 40, 92]
     """
     n = _check_countable(n)
+    if cluster is not None and not isinstance(cluster, str):
+        raise TypeError(f"cluster is a Ray address (text such as 'auto'), not {cluster!r}")
     if cluster is not None:
         # Imported here so that counting on one machine never needs Ray.
         from gridgames.cluster.queens import count_on_cluster
@@ -215,13 +217,14 @@ def solutions(n: int, batch: int = 4096) -> Iterator[list[Square]]:
     [(0, 2), (1, 0), (2, 3), (3, 1)]
     """
     n = _check_countable(n)
-    if batch < 1:
-        raise ValueError(f"batch must be at least 1, not {batch}")
+    size = whole_number(batch)
+    if size is None or size < 1:
+        raise ValueError(f"batch must be a whole number of 1 or more, not {batch!r}")
     state = np.zeros(n + 1, np.int64)  # current row, then the column chosen in each row
     free = np.zeros(n, np.int64)
     free[0] = (1 << n) - 1
     masks = np.zeros((n, 3), np.int64)
-    out = np.empty((batch, n), np.int64)
+    out = np.empty((size, n), np.int64)
     while state[0] >= 0:
         found = _next_solutions(n, state, free, masks, out)
         for k in range(found):

@@ -7,8 +7,9 @@ finish within its budget, or the board is nearly full (where completions are
 rare and local search wastes its time), an exact search settles the question:
 depth-first search that always branches on the free row *or* free column with
 the fewest usable squares, with forward checking on both, restarted with a
-doubling node limit so an unlucky start does not trap it (the last run is
-unbounded, so "no solution" is a proof).
+doubling node limit so an unlucky start does not trap it (the limit grows
+without end, so "no solution" is a proof). Where local search applies, it
+takes turns with the exact search, its budget growing too.
 
 Diagonals are indexed ``row - col + n - 1`` and anti-diagonals ``row + col``.
 """
@@ -21,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from gridgames.prepare import KernelGroup, Report, prepare
-from gridgames.queens.board import Placement, Square, check_size, check_square
+from gridgames.queens.board import Placement, Square, check_size, check_square, whole_number
 
 DEFAULT_SEED = 20170101
 # Local search pays off when far more free rows are left than a completion
@@ -30,6 +31,8 @@ DEFAULT_SEED = 20170101
 LOCAL_SEARCH_MIN_FREE = 32
 LOCAL_SEARCH_MARGIN = 4.0
 FIRST_NODE_LIMIT = 1000
+MAX_SOLVE_N = 10_000_000
+"""The largest board :func:`solve` takes (some 20 s of computing and 2 GB of memory)."""
 
 
 @njit(cache=True)
@@ -383,8 +386,14 @@ def check_fixed(n: int, fixed: Iterable[Square]) -> list[Square]:
 
     Returns them as a sorted list; raises ValueError saying what is wrong.
     """
+    if isinstance(fixed, str) or not isinstance(fixed, Iterable):
+        raise TypeError(f"the fixed queens are a list of (row, col) squares, not {fixed!r}")
+    squares = list(fixed)
+    if len(squares) == 2 and all(whole_number(value) is not None for value in squares):
+        raise ValueError(f"the fixed queens are a list of squares, not one square: "
+                         f"write [{tuple(squares)!r}] for a queen on {tuple(squares)!r}")
     placement = Placement(n)
-    for square in fixed:
+    for square in squares:
         row, col = check_square(n, square)
         if (row, col) in placement:
             raise ValueError(f"queen ({row}, {col}) is given twice")
@@ -414,8 +423,11 @@ def solve(n: int, fixed: Iterable[Square] = (), *, seed: int = DEFAULT_SEED) -> 
     True
     """
     n = check_size(n)
+    if n > MAX_SOLVE_N:  # its arrays would fill the memory of most machines
+        raise ValueError(f"board size must be at most {MAX_SOLVE_N:,} to solve, not {n:,}")
     pinned = check_fixed(n, fixed)
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+    seed_value = whole_number(seed)
+    if seed_value is None or seed_value < 0:
         raise ValueError(f"seed must be a whole number of 0 or more, not {seed!r}")
     if len(pinned) == n:
         return pinned
@@ -432,27 +444,27 @@ def solve(n: int, fixed: Iterable[Square] = (), *, seed: int = DEFAULT_SEED) -> 
     cols = np.flatnonzero(col_used == 0).astype(np.int64)
     free = rows.shape[0]
     out = np.empty(free, np.int64)
-    rng = np.random.default_rng(seed)
-    found = False
-    if free >= LOCAL_SEARCH_MIN_FREE and 0.19 * free * free >= LOCAL_SEARCH_MARGIN * n:
-        found = _min_conflicts(
-            n,
-            rows,
-            cols,
-            diag.copy(),
-            anti.copy(),
-            int(rng.integers(2**31)),
-            50 * free + 100_000,
-            out,
-        )
+    rng = np.random.default_rng(seed_value)
+    local = free >= LOCAL_SEARCH_MIN_FREE and 0.19 * free * free >= LOCAL_SEARCH_MARGIN * n
+    steps = 50 * free + 100_000
     node_limit = FIRST_NODE_LIMIT
-    while not found:
+    # Local search and the exact search take turns, each with a growing budget:
+    # some boards that local search completes in milliseconds keep the exact
+    # search busy for hours, and only the exact search can prove "no solution".
+    while True:
+        if local and _min_conflicts(
+            n, rows, cols, diag.copy(), anti.copy(), int(rng.integers(2**31)), steps, out
+        ):
+            break
         status = _exact_search(
             n, rows, cols, col_used, diag, anti, int(rng.integers(2**31)), node_limit, out
         )
         if status == 0:
             return None
-        found = status == 1
+        if status == 1:
+            break
+        # The next turn: about as much work as that exact run.
+        steps = max(2 * steps, node_limit * free)
         node_limit *= 2
     solution = pinned + [(int(r), int(c)) for r, c in zip(rows, out, strict=True)]
     return sorted(solution)
@@ -473,6 +485,8 @@ def hint(placement: Placement, *, seed: int = DEFAULT_SEED) -> Square | None:
     >>> hint(Placement.from_queens(8, [(0, 0), (1, 2)])) is None
     True
     """
+    if not isinstance(placement, Placement):
+        raise TypeError(f"hint takes a Placement, not {placement!r}")
     if placement.is_complete or placement.conflicts:
         return None
     solution = solve(placement.n, placement.queens, seed=seed)

@@ -49,6 +49,15 @@ def test_typed_bytes_the_input_encoding_cannot_read_are_refused_as_any_bad_input
     assert result.stdout.rstrip().endswith(b"Bye.")
 
 
+def test_typed_bytes_an_ascii_locale_cannot_read_are_not_echoed_as_escapes():
+    """Under a C locale Python reads stdin with surrogateescape: an 'e' with an accent
+    came back in the message as '\\udcc3\\udca9'."""
+    result = run(["queens"], "\nsize 8\n\u00e93\nquit\n", **C_LOCALE)
+    assert result.returncode == 0, result.stderr.decode()
+    assert b"is not a square" in result.stdout
+    assert b"udc" not in result.stdout.lower() and b"Traceback" not in result.stderr
+
+
 def test_a_dumb_terminal_gets_no_escape_codes_while_the_computer_thinks():
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
     env.update(TERM="dumb", GRIDGAMES_PAUSE="0")

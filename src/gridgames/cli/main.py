@@ -78,8 +78,10 @@ def _plain_terminal() -> None:
         if (isinstance(stream, io.TextIOWrapper)
                 and codecs.lookup(stream.encoding).name != "utf-8"):
             stream.reconfigure(errors=PLAIN_ERRORS)
-    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
-        sys.stdin.reconfigure(errors="replace")  # what cannot be read is refused as typed
+    if (isinstance(sys.stdin, io.TextIOWrapper)
+            and sys.stdin.errors in ("strict", "surrogateescape")):
+        # what cannot be read is refused as typed, not echoed back as '\udcc3'
+        sys.stdin.reconfigure(errors="replace")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -226,12 +226,12 @@ class Board:
         """
         start = len(self.move_stack)
         for number, point in enumerate(points, start=1):
-            reason = self.illegal_reason(point)
-            if reason is not None:
+            try:
+                self.push(point)
+            except IllegalMoveError as error:
                 while len(self.move_stack) > start:
                     self.pop()
-                raise IllegalMoveError(f"move {number} is not legal: {reason}")
-            self.push(point)
+                raise IllegalMoveError(f"move {number} is not legal: {error}") from None
 
     def pop(self) -> Point:
         """Take back the last move and return it (IndexError when there is none)."""

@@ -151,6 +151,39 @@ def test_ctrl_c_ends_the_match_and_every_brain(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def stopped_by_signal(tmp_path: Path, signum: int, *args: str) -> tuple[int, str, str]:
+    """Run ``gridgames ARGS`` until its first game is counted, send it ``signum``, and
+    check that every brain it started has ended; its status, output and error output."""
+    pids = tmp_path / "pids"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
+    # as at a terminal: Ctrl-C raises KeyboardInterrupt, SIGHUP is not ignored (nohup)
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
+            if line.startswith("Game 1/20"):
+                break
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+        started = [int(pid) for pid in pids.read_text().split()]
+        deadline = time.monotonic() + 5
+        while any(running(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in started if running(pid)] == []
+        return proc.returncode, out, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
+            if running(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize(("signum", "why", "code"), [(signal.SIGINT, "Ctrl-C", 130),
                                                      (signal.SIGTERM, "SIGTERM", 143)])
@@ -159,39 +192,14 @@ def test_a_stopped_match_sums_up_its_games_and_ends_its_brains(
     """Stopped after a game or more, the match keeps their records and prints what they add
     up to. SIGTERM once ended the match's process at once: no summary, and a brain that
     hangs, in a process group of its own, was left running."""
-    pids = tmp_path / "pids"
-    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
-    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    proc = subprocess.Popen([sys.executable, "-c", script, "match", fake("hang"), fake("good"),
-                             "--size", "9", "--games", "20", "--time-ms", "200",
-                             "--tolerance-ms", "100", "--out", "games"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=tmp_path, env=env)
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
-            if line.startswith("Game 1/20"):
-                break
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == code and "Traceback" not in err, err
-        games = sorted(p.name for p in (tmp_path / "games").iterdir())
-        assert f"\nMatch stopped by {why} after {len(games)} of 20 games.\n" in out
-        assert f"Score of python vs python (2): 0 - {len(games)} - 0 " in out
-        assert f"Games lost by error (illegal move, time, crash, protocol): {len(games)}" in out
-        started = [int(pid) for pid in pids.read_text().split()]
-        deadline = time.monotonic() + 5
-        while any(running(pid) for pid in started) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert [pid for pid in started if running(pid)] == []
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
-            if running(pid):
-                os.kill(pid, signal.SIGKILL)
+    status, out, err = stopped_by_signal(
+        tmp_path, signum, "match", fake("hang"), fake("good"), "--size", "9", "--games", "20",
+        "--time-ms", "200", "--tolerance-ms", "100", "--out", "games")
+    assert status == code and "Traceback" not in err, err
+    games = sorted(p.name for p in (tmp_path / "games").iterdir())
+    assert f"\nMatch stopped by {why} after {len(games)} of 20 games.\n" in out
+    assert f"Score of python vs python (2): 0 - {len(games)} - 0 " in out
+    assert f"Games lost by error (illegal move, time, crash, protocol): {len(games)}" in out
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -202,46 +210,20 @@ def test_a_stopped_tournament_gives_its_standings_and_ends_its_brains(
         tmp_path: Path, signum: int, why: str, code: int) -> None:
     """As a match does. SIGTERM and SIGHUP once ended the tournament's process at once,
     leaving the brain that hangs running, and Ctrl-C printed no standings."""
-    pids = tmp_path / "pids"
-    env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
-    # as at a terminal: Ctrl-C raises KeyboardInterrupt, SIGHUP is not ignored (nohup)
-    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-              "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
-              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    proc = subprocess.Popen([sys.executable, "-c", script, "tournament", fake("hang"),
-                             fake("good"), fake("good"), "--size", "9", "--games", "20",
-                             "--time-ms", "200", "--tolerance-ms", "100", "--out", "games"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=tmp_path, env=env)
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
-            if line.startswith("Game 1/20"):
-                break
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == code and "Traceback" not in err, err
-        played = len(list((tmp_path / "games" / "1-2").iterdir()))
-        assert [len(list((tmp_path / "games" / pair).iterdir())) for pair in ("1-3", "2-3")
-                ] == [0, 0]  # the later pairings were not begun
-        assert f"\nTournament stopped by {why} after {played} of 60 games.\n" in out
-        assert f"\nStandings after {played} games:\n" in out
-        # the engine that hangs lost every game played; the third played none
-        assert f"  python (2)  {played:>6}  {played:>5}  1.000  " in out
-        assert f"  python      {0:>6}  {played:>5}  0.000  " in out
-        assert f"  python (3)  {0:>6}  {0:>5}  0.000  " in out
-        started = [int(pid) for pid in pids.read_text().split()]
-        deadline = time.monotonic() + 5
-        while any(running(pid) for pid in started) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert [pid for pid in started if running(pid)] == []
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
-            if running(pid):
-                os.kill(pid, signal.SIGKILL)
+    status, out, err = stopped_by_signal(
+        tmp_path, signum, "tournament", fake("hang"), fake("good"), fake("good"),
+        "--size", "9", "--games", "20", "--time-ms", "200", "--tolerance-ms", "100",
+        "--out", "games")
+    assert status == code and "Traceback" not in err, err
+    played = len(list((tmp_path / "games" / "1-2").iterdir()))
+    assert [len(list((tmp_path / "games" / pair).iterdir())) for pair in ("1-3", "2-3")
+            ] == [0, 0]  # the later pairings were not begun
+    assert f"\nTournament stopped by {why} after {played} of 60 games.\n" in out
+    assert f"\nStandings after {played} games:\n" in out
+    # the engine that hangs lost every game played; the third played none
+    assert f"  python (2)  {played:>6}  {played:>5}  1.000  " in out
+    assert f"  python      {0:>6}  {played:>5}  0.000  " in out
+    assert f"  python (3)  {0:>6}  {0:>5}  0.000  " in out
 
 
 def test_a_signal_set_to_be_ignored_stays_ignored() -> None:

@@ -177,23 +177,25 @@ class Board:
                 f"{point!r} is not a point: a point is a pair of integers (x, y), "
                 f"x 0 to {self.width - 1} and y 0 to {self.height - 1}"
             )
-        if not self.contains(xy):
+        x, y = xy
+        if not (0 <= x < self.width and 0 <= y < self.height):
             return (
                 f"{xy!r} is off the board; x must be 0 to {self.width - 1} "
                 f"and y 0 to {self.height - 1}"
             )
-        point = xy
-        name = self.point_name(point)
         outcome = self.outcome()
+        stone = int(self.grid[y + 1, x + 1])
+        foul = Foul.NONE
+        if stone == rules.EMPTY and self.rule is Rule.RENJU and self.to_move is Color.BLACK:
+            foul = Foul(int(rules.forbidden_kind(self.grid, x, y)))
+        if outcome is None and stone == rules.EMPTY and not foul:
+            return None  # the usual case, answered without naming the point
+        name = self.point_name(xy)
         if outcome is not None:
             return f"{name} is not playable: the game is over ({outcome})"
-        if self[point] is not None:
-            return f"{name} is occupied by {self[point].label}"  # type: ignore[union-attr]
-        if self.rule is Rule.RENJU and self.to_move is Color.BLACK:
-            foul = self.foul(point)
-            if foul:
-                return f"{name} is forbidden for black: {foul.label}"
-        return None
+        if stone != rules.EMPTY:
+            return f"{name} is occupied by {Color(stone).label}"
+        return f"{name} is forbidden for black: {foul.label}"
 
     def is_legal(self, point: object) -> bool:
         return self.illegal_reason(point) is None

@@ -103,7 +103,8 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
     assert "8  *o**o**o**o**o* .  ." in (child.before or "")
 
     answer(child, "Play again? (Y/N): ", "maybe")
-    child.expect_exact("Please answer Y or N (or save FILE to keep this game).")
+    child.expect_exact("Please answer Y or N (or save FILE to keep this game, or menu for the "
+                       "main menu).")
     answer(child, "Play again? (Y/N): ", "y")
     child.expect_exact("It is now player 1's (o) turn to move")
     assert "[" not in (child.before or "") and " x " not in (child.before or "")  # empty board
@@ -116,8 +117,7 @@ def test_a_human_game_from_the_menu_to_a_win_and_another(tmp_path):
         move(child, P2, white)
     child.expect_exact("Player 2 (x) wins! The winning line (marked *) is "
                        "2 B, 3 B, 4 B, 5 B, 6 B.")
-    answer(child, "Play again? (Y/N): ", "N")
-    answer(child, MENU_PROMPT, "4")
+    answer(child, "Play again? (Y/N): ", "N")  # the program ends, as in the original design
     child.expect_exact("Thank you for playing!")
     assert finish(child) == 0
 
@@ -231,7 +231,7 @@ def test_computer_against_computer_plays_to_the_end(tmp_path):
     child.expect_exact("Computer 1 (o) plays 4 D", timeout=ENGINE_TIMEOUT)
     child.expect(r"Computer 2 \(x\) plays \d [A-G]", timeout=ENGINE_TIMEOUT)
     child.expect([r"Computer [12] \([ox]\) wins!", "the game is a draw"], timeout=60)
-    answer(child, "Play again? (Y/N): ", "n")
+    answer(child, "Play again? (Y/N): ", "menu")
     answer(child, MENU_PROMPT, "4")
     assert finish(child) == 0
 
@@ -396,7 +396,7 @@ def test_print_a_game_lost_other_than_on_the_board(tmp_path, termination, how):
 
 def test_a_loaded_resigned_game_is_over(tmp_path):
     resigned_record(tmp_path / "lost.json")
-    result = run_typed("--load", "lost.json", lines=["n", "4"], cwd=tmp_path)
+    result = run_typed("--load", "lost.json", lines=["n"], cwd=tmp_path)
     assert result.returncode == 0
     out = result.stdout
     assert "This game is over: black resigned (0-1)." in out
@@ -407,7 +407,7 @@ def test_a_loaded_resigned_game_is_over(tmp_path):
 
 def test_a_loaded_resigned_game_is_over_after_the_load_command_too(tmp_path):
     resigned_record(tmp_path / "lost.json")
-    result = run_typed("--size", "15", lines=["2", "load lost.json", "n", "4"], cwd=tmp_path)
+    result = run_typed("--size", "15", lines=["2", "load lost.json", "n"], cwd=tmp_path)
     assert result.returncode == 0
     assert "This game is over: black resigned (0-1)." in result.stdout
     assert result.stdout.count("make a move") == 1  # the prompt the load was typed at
@@ -439,7 +439,7 @@ def test_a_record_with_a_result_but_no_ending_loads_as_over(tmp_path, result, ho
     more = run_play("--load", "over.json", "--moves", "a1", "--print", cwd=tmp_path)
     assert more.returncode == 2
     assert f"the game in over.json is over ({how}): no move can be added" in more.stderr
-    played = run_typed("--load", "over.json", lines=["n", "4"], cwd=tmp_path)
+    played = run_typed("--load", "over.json", lines=["n"], cwd=tmp_path)
     assert played.returncode == 0
     assert f"This game is over: {how} ({result})." in played.stdout
     assert announced in played.stdout
@@ -533,11 +533,12 @@ def test_a_game_over_can_still_be_saved(tmp_path):
     """The move prompt goes with the game's end: save FILE at "Play again?" keeps the game,
     a resignation too, which nothing else in the terminal could record."""
     five = ["1 a", "2 a", "1 b", "2 b", "1 c", "2 c", "1 d", "2 d", "1 e"]
-    result = run_typed("--size", "9", lines=["2", *five, "save won.json", "n",
+    result = run_typed("--size", "9", lines=["2", *five, "save won.json", "menu",
                                              "2", "5 e", "resign", "save", "save lost.json",
-                                             "n", "4"], cwd=tmp_path)
+                                             "n"], cwd=tmp_path)
     assert result.returncode == 0
-    assert result.stdout.count("Type save FILE to keep a record of this game.") == 2
+    assert result.stdout.count("Type save FILE to keep a record of this game, or menu for "
+                               "the main menu.") == 2
     assert "Saved 9 moves to won.json." in result.stdout
     assert "Usage: save FILE (FILE.psq for Piskvork format, else JSON)." in result.stdout
     won = load(tmp_path / "won.json")

@@ -102,6 +102,27 @@ def test_main_menu_rejects_bad_choices_and_quits():
     assert console.output[-1] == "Thank you for playing!"
 
 
+FIVE_IN_ROW_1 = ["1 a", "2 a", "1 b", "2 b", "1 c", "2 c", "1 d", "2 d", "1 e"]
+
+
+def test_no_to_play_again_thanks_the_player_and_ends_the_program():
+    """As in the original design: N at "Play again?" shows a thank-you and the program
+    ends (it once went back to the main menu without a word)."""
+    console = ScriptedConsole(["2", *FIVE_IN_ROW_1, "maybe", "n"])
+    play.main_menu(Settings(width=9, height=9, pause=0), console)  # no EOFError: it ended
+    assert "Please answer Y or N (or save FILE to keep this game, or menu for the main " \
+           "menu)." in console.output
+    assert console.output[-2:] == ["Play again? (Y/N): ", "Thank you for playing!"]
+    assert console.output.count("Select an option (1-5): ") == 1
+
+
+def test_menu_at_play_again_goes_back_to_the_main_menu():
+    console = ScriptedConsole(["2", *FIVE_IN_ROW_1, "menu", "4"])
+    play.main_menu(Settings(width=9, height=9, pause=0), console)
+    assert console.output.count("Select an option (1-5): ") == 2
+    assert console.output[-1] == "Thank you for playing!"
+
+
 def test_settings_menu_changes_every_setting():
     settings = Settings()
     console = ScriptedConsole([

@@ -12,6 +12,7 @@ import os
 import sys
 import textwrap
 import unicodedata
+from enum import Enum
 
 from gridgames.gomoku import MAX_SIZE, MIN_SIZE, Board, IllegalMoveError, Rule
 from gridgames.gomoku.board import check_size
@@ -70,7 +71,8 @@ begins with the colours the opening gave: player 1 may end up with white.
 
 At the move prompt you can also type undo, hint, hint N (the N best moves),
 resign, save FILE, load FILE, help or quit (back to the main menu). Once a
-game is over, save FILE at the "Play again?" prompt keeps it.
+game is over, "Play again?" takes Y for another game, N to stop playing
+(the program ends), menu for the main menu, or save FILE to keep the game.
 
 Good luck!"""
 
@@ -85,6 +87,8 @@ BANNER = """\
 =============================
      Welcome to Gomoku!
 ============================="""
+
+THANKS = "Thank you for playing!"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -330,8 +334,9 @@ def print_position(record: GameRecord, style: Style, console: Console) -> None:
 def main_menu(settings: Settings, console: Console, start: GameRecord | None = None) -> None:
     """The welcome screen and main menu, until the player quits (EOFError on end of input)."""
     console.say(BANNER)
-    if start is not None:
-        play_games(settings, console, start)
+    if start is not None and not play_games(settings, console, start):
+        console.say(THANKS)
+        return
     while True:
         console.say()
         console.say(MENU.format(size_switch=size_switch_label(settings)))
@@ -353,11 +358,13 @@ def main_menu(settings: Settings, console: Console, start: GameRecord | None = N
             console.say()
             console.ask("Enter anything to go back to the main menu: ")
         elif choice == "2":
-            play_games(settings, console)
+            if not play_games(settings, console):
+                console.say(THANKS)
+                return
         elif choice == "3":
             settings_menu(settings, console)
         elif choice == "4":
-            console.say("Thank you for playing!")
+            console.say(THANKS)
             return
         elif choice == "5":
             switch_size(settings)
@@ -367,38 +374,52 @@ def main_menu(settings: Settings, console: Console, start: GameRecord | None = N
 
 
 def play_games(settings: Settings, console: Console, start: Board | GameRecord | None = None
-               ) -> None:
-    """Games with these settings until the player declines another or quits one; the
-    first from ``start`` when given."""
+               ) -> bool:
+    """Games with these settings, the first from ``start`` when given, until one is quit
+    or the player declines another. Returns False when the player answered N to "Play
+    again?", which ends the program as in the original design, and True to go back to
+    the main menu."""
     given = start
     while True:
         game = new_game(settings, console, given)
         if game is None:
-            return
+            return True
         end = game.play()
         if end is GameEnd.OPENING:  # loaded at the prompt: its opening goes on
             given = game.opening_to_finish
             continue
-        if end is GameEnd.QUIT or not play_again(console, game):
-            return
+        if end is GameEnd.QUIT:
+            return True
+        choice = play_again(console, game)
+        if choice is not Next.AGAIN:
+            return choice is Next.MENU
         given = None
 
 
-def play_again(console: Console, game: Game) -> bool:
-    """Whether to play another game; ``save FILE`` here keeps the one just over, which the
-    move prompt, gone with the game's end, can no longer do."""
-    console.say("Type save FILE to keep a record of this game.")
+class Next(Enum):
+    """What follows a game that is over."""
+
+    AGAIN = "again"
+    STOP = "stop"  # the program ends
+    MENU = "menu"
+
+
+def play_again(console: Console, game: Game) -> Next:
+    """Another game, the end of the program or the main menu; ``save FILE`` here keeps the
+    one just over, which the move prompt, gone with the game's end, can no longer do."""
+    console.say("Type save FILE to keep a record of this game, or menu for the main menu.")
     while True:
         answer = console.ask("Play again? (Y/N): ").strip()
         word, _, path = answer.partition(" ")
         if word.lower() == "save":
             game.save(path.strip())
             continue
-        if answer.lower() in ("y", "yes"):
-            return True
-        if answer.lower() in ("n", "no"):
-            return False
-        console.say("Please answer Y or N (or save FILE to keep this game).")
+        choice = {"y": Next.AGAIN, "yes": Next.AGAIN, "n": Next.STOP, "no": Next.STOP,
+                  "m": Next.MENU, "menu": Next.MENU}.get(answer.lower())
+        if choice is not None:
+            return choice
+        console.say("Please answer Y or N (or save FILE to keep this game, or menu for the "
+                    "main menu).")
 
 
 def new_game(settings: Settings, console: Console,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from gridgames.gomoku import Board, Rule
+from gridgames.gomoku import Board, IllegalMoveError, Rule
 from gridgames.gomoku.ai import Limit, think
 from gridgames.gomoku.analysis import (
     MATE_BOUND,
@@ -14,6 +14,7 @@ from gridgames.gomoku.analysis import (
     WIN_SCORE,
     PositionEval,
     candidates,
+    deepening_candidates,
     evaluate_position,
     label_for_loss,
     move_accuracy,
@@ -138,7 +139,7 @@ def test_candidates_find_the_winning_five():
 def test_candidates_refuse_a_finished_game_and_a_bad_count():
     with pytest.raises(ValueError, match="the game is over"):
         candidates(game("h8a1i8a2j8a3k8a4l8"), Limit(depth=2))
-    with pytest.raises(ValueError, match="count must be 1 or more"):
+    with pytest.raises(ValueError, match="count must be a whole number of 1 or more, got 0"):
         candidates(game("h8"), Limit(depth=2), 0)
 
 
@@ -157,3 +158,59 @@ def test_a_position_with_one_move_left_is_valued_by_searching_on() -> None:
     assert found.best == board.parse("i5")
     assert found.mate is not None and found.mate < 0  # from black's view: white wins
     assert found.depth == 6
+
+
+def test_every_entry_point_refuses_what_is_not_a_board() -> None:
+    """Each was an AttributeError: 'NoneType' object has no attribute 'outcome'..."""
+    for call in (lambda: evaluate_position(None, Limit(depth=1)),  # type: ignore[arg-type]
+                 lambda: only_answer(None),  # type: ignore[arg-type]
+                 lambda: candidates(None, Limit(depth=1)),  # type: ignore[arg-type]
+                 lambda: review_game(None, Limit(depth=1)),  # type: ignore[arg-type]
+                 lambda: review_from_evals(None, [])):  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^board must be a Board, such as Board\(15\), "
+                                             r"got None$"):
+            call()
+
+
+def test_a_move_played_that_is_not_legal_is_refused() -> None:
+    """evaluate_position scored the position after the best move all the same, for a move
+    played that no game could go on with."""
+    board = game("h8i9")
+    for played, says in [((99, 99), r"\(99, 99\) is off the board"),
+                         ((7, 7), "h8 is occupied by black"),
+                         ("h8", "'h8' is not a point")]:
+        with pytest.raises(IllegalMoveError, match=f"^the move played is not legal: {says}"):
+            evaluate_position(board, Limit(depth=1), played)  # type: ignore[arg-type]
+
+
+def test_counts_depths_and_limits_of_the_wrong_kind_are_refused() -> None:
+    """candidates(board, limit, "3") was a TypeError, 2.5 refused as a "multipv";
+    deepening_candidates(board, None) an AttributeError."""
+    board = game("h8i9")
+    for count in ("3", None, 2.5, True):
+        with pytest.raises(ValueError, match=r"^count must be a whole number of 1 or more, got "):
+            candidates(board, Limit(depth=1), count)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^limit must be a Limit, such as Limit\(depth=8\), "
+                                         r"got None$"):
+        next(deepening_candidates(board, None))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^first_depth must be a whole number, got '2'$"):
+        next(deepening_candidates(board, Limit(depth=2), 3, "2"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^evals must be PositionEval values"):
+        review_from_evals(board, [1, 2, 3])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("loss", [float("nan"), -1e6, -0.5, 1.5, None])
+def test_a_loss_that_is_no_fall_in_win_probability_is_refused(loss: object) -> None:
+    """move_accuracy(-1e6) was an OverflowError, label_for_loss(nan) 'blunder' and
+    move_accuracy(nan) 0.0."""
+    for judge in (label_for_loss, move_accuracy):
+        with pytest.raises(ValueError, match=r"^a move's loss (must be a finite number|is a fall "
+                                             r"in win probability, from 0 to 1), got "):
+            judge(loss)  # type: ignore[arg-type]
+
+
+def test_a_score_that_is_no_number_has_no_win_probability() -> None:
+    """win_probability(nan) was nan."""
+    with pytest.raises(ValueError, match=r"^score must be a finite number, got nan$"):
+        win_probability(float("nan"))
+    assert win_probability(10**400) == 1.0

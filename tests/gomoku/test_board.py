@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -275,3 +277,51 @@ def test_push_many_names_the_illegal_move_and_leaves_the_board_as_it_was():
         board.push_many([(7, 7), (8, 8), (7, 7), (9, 9)])
     assert board.move_stack == [(0, 0)]
     assert board[(7, 7)] is None and board.to_move is Color.WHITE
+
+
+def test_numpy_integers_are_board_sizes() -> None:
+    """Board(np.int64(15)) was refused as "board width must be an integer"."""
+    board = Board(np.int64(15), np.int32(9))  # type: ignore[arg-type]
+    assert board.size == (15, 9) and type(board.width) is int and type(board.height) is int
+    with pytest.raises(ValueError, match=r"^board width 4 is out of range; allowed: 5 to 64$"):
+        Board(np.int64(4))  # type: ignore[arg-type]
+    for not_a_size in (np.float64(15.0), np.array([15]), np.bool_(True)):
+        with pytest.raises(ValueError, match=r"^board width must be an integer, got "):
+            Board(not_a_size)  # type: ignore[arg-type]
+
+
+def test_numbers_too_long_to_write_out_are_refused_in_a_line() -> None:
+    """Python writes no int of over 4,300 digits: Board(10**5000) and is_legal((10**5000, 0))
+    raised "Exceeds the limit (4300 digits) for integer string conversion"."""
+    with pytest.raises(ValueError, match=r"^board width a number of over 4,300 digits is out of "
+                                         r"range; allowed: 5 to 64$"):
+        Board(10**5000)
+    board = Board(15)
+    assert not board.is_legal((10**5000, 0))
+    with pytest.raises(IllegalMoveError, match="is off the board; x must be 0 to 14"):
+        board.push((10**5000, 0))
+
+
+def test_stones_of_what_is_not_a_colour_are_refused() -> None:
+    """stones("black") was [] whatever the board held."""
+    board = Board(15)
+    board.push((7, 7))
+    assert board.stones(Color.BLACK) == [(7, 7)]
+    with pytest.raises(ValueError, match=r"^a colour is Color.BLACK or Color.WHITE, got 'black'$"):
+        board.stones("black")  # type: ignore[arg-type]
+
+
+def test_rules_by_number_and_name_refuse_other_kinds_of_value() -> None:
+    """Rule.from_gomocup(True) was standard gomoku and 4.0 renju (they equal 1 and 4);
+    Rule.from_name(None) was an AttributeError."""
+    assert Rule.from_gomocup(np.int64(4)) is Rule.RENJU
+    for number in (True, 4.0, "4"):
+        with pytest.raises(ValueError, match=rf"^unknown Gomocup rule {re.escape(repr(number))}; "
+                                             "allowed: 0 \\(freestyle\\)"):
+            Rule.from_gomocup(number)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^unknown Gomocup rule a number of over 4,300 digits"):
+        Rule.from_gomocup(10**5000)
+    for name in (None, 4):
+        with pytest.raises(ValueError, match=rf"^a rule's name must be a str such as 'renju', "
+                                             rf"got {name}; allowed: freestyle, "):
+            Rule.from_name(name)  # type: ignore[arg-type]

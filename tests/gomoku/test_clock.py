@@ -102,3 +102,61 @@ def test_a_clock_that_cannot_be_read_says_why_in_a_line(text: object, message: s
     with pytest.raises(ClockError) as error:
         GameClock.parse(text)  # type: ignore[arg-type]
     assert str(error.value).startswith(message) and len(str(error.value)) < 150
+
+
+@pytest.mark.parametrize("now", [float("nan"), float("inf"), None, "12", True])
+def test_a_time_that_is_no_finite_number_is_refused(now: object) -> None:
+    """NaN gave "cannot convert float NaN to integer", infinity an OverflowError, and a NaN
+    pause left the clock unreadable for good."""
+    clock = GameClock.parse("1+2")
+    clock.start(BLACK, now=0.0)
+    message = r"^now must be a finite number, got "
+    for call in (lambda: clock.left_ms(BLACK, now), lambda: clock.flagged(now),  # type: ignore
+                 lambda: clock.press(now), lambda: clock.stop(now),  # type: ignore[arg-type]
+                 lambda: GameClock.parse("1").start(BLACK, now)):  # type: ignore[arg-type]
+        with pytest.raises(ClockError, match=message):
+            call()
+    with pytest.raises(ClockError, match=r"^start must be a finite number, got "):
+        clock.pause(now, 10.0)  # type: ignore[arg-type]
+    assert clock.to_dict()["since"] == 0.0 and clock.running is BLACK
+
+
+def test_a_side_that_is_no_colour_is_refused() -> None:
+    """start("black") was taken, and left_ms("black") a KeyError."""
+    clock = GameClock.parse("1")
+    for call in (lambda: clock.start("black", 0.0),  # type: ignore[arg-type]
+                 lambda: clock.left_ms("black", 0.0)):  # type: ignore[arg-type]
+        with pytest.raises(ClockError, match=r"^a clock's side is Color.BLACK or Color.WHITE, "
+                                             r"got 'black'$"):
+            call()
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (None, r"^a saved clock is a dict with initial_ms, increment_ms, black_ms, white_ms, "
+           r"since and running, got None$"),
+    ({}, r"^a saved clock is a dict with "),
+    ({"running": "red"}, r"^a saved clock's running side is 'black', 'white' or None, "
+                         r"got 'red'$"),
+    ({"running": 1}, r"^a saved clock's running side is 'black', 'white' or None, got 1$"),
+    ({"black_ms": float("inf")}, r"^black_ms must be a finite number, got inf$"),
+    ({"since": "nan"}, r"^since must be a finite number, got 'nan'$"),
+    ({"initial_ms": None}, r"^initial_ms must be a finite number, got None$"),
+])
+def test_a_saved_clock_that_is_not_one_is_refused(data: object, message: str) -> None:
+    """Each was a KeyError, an AttributeError, an OverflowError, or a clock whose
+    every time left was NaN."""
+    saved = GameClock.parse("1").to_dict()
+    with pytest.raises(ClockError, match=message):
+        GameClock.from_dict({**saved, **data} if isinstance(data, dict) and data else data)
+
+
+def test_a_clock_of_no_number_of_minutes_is_refused() -> None:
+    """GameClock(initial_ms=None) was "'<=' not supported between instances of 'int' and
+    'NoneType'"; a side of 10**400 ms an OverflowError."""
+    with pytest.raises(ClockError, match=r"^initial_ms must be a number, got None$"):
+        GameClock(initial_ms=None)  # type: ignore[arg-type]
+    with pytest.raises(ClockError, match=r"^increment_ms must be a number, got '3'$"):
+        GameClock(initial_ms=60_000, increment_ms="3")  # type: ignore[arg-type]
+    with pytest.raises(ClockError, match=r"^a clock needs 1 second to 600 minutes a side, "
+                                         r"not 16666666666666"):
+        GameClock(initial_ms=10**400)

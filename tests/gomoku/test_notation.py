@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from gridgames.gomoku import IllegalMoveError, InvalidMoveError
@@ -128,7 +129,8 @@ def test_importing_gridgames_leaves_pythons_integer_limit_alone():
 
 
 @pytest.mark.parametrize(("format_point", "point", "message"), [
-    (lambda p: n.format_renju(p, 0), (0, 0), r"^\(0, 0\) is off a board of 0 rows$"),
+    (lambda p: n.format_renju(p, 0), (0, 0), r"^board height 0 is out of range; allowed: 5 "
+                                              r"to 64$"),
     (lambda p: n.format_renju(p, 15), (0, 15), r"^\(0, 15\) is off a board of 15 rows: y must "
                                                 r"be 0 to 14$"),
     (lambda p: n.format_renju(p, 15), (-1, 3), r"^\(-1, 3\) is off every board: x and y are 0 "
@@ -141,3 +143,52 @@ def test_importing_gridgames_leaves_pythons_integer_limit_alone():
 def test_off_board_points_are_not_named(format_point, point, message):
     with pytest.raises(ValueError, match=message):
         format_point(point)
+
+
+@pytest.mark.parametrize(("width", "message"), [
+    (None, "board width must be an integer, got None"),
+    ("15", "board width must be an integer, got '15'"),
+    (15.0, "board width must be an integer, got 15.0"),
+    (0, "board width 0 is out of range; allowed: 5 to 64"),
+    (100, "board width 100 is out of range; allowed: 5 to 64"),
+])
+@pytest.mark.parametrize(("parse", "text"), [
+    (n.parse_point, "h8"), (n.parse_renju, "h8"), (n.parse_seed, "8 H"),
+    (n.parse_gomocup, "7,7"), (n.parse_position, "h8i9")])
+def test_a_board_size_given_to_a_reader_is_checked(parse, text, width, message):
+    """Each was read on a board of no size: None and "15" gave "'<' not supported between
+    instances of 'int' and 'NoneType'", 0 "column index must be 0 or more, got -1", and
+    15.0 and 100 were taken."""
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        parse(text, width, 15)
+
+
+@pytest.mark.parametrize(("height", "message"), [
+    (15.0, "board height must be an integer, got 15.0"),  # was 'a15.0'
+    (True, "board height must be an integer, got True"),  # was 'a1'
+    (None, "board height must be an integer, got None"),
+    (10**9, "board height 1000000000 is out of range; allowed: 5 to 64"),  # was 'a1000000000'
+])
+def test_a_point_is_named_only_on_a_board_height(height, message):
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        n.format_renju((0, 0), height)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        n.format_position([(0, 0)], height)
+
+
+def test_columns_are_converted_only_from_letters_and_to_whole_numbers():
+    """column_index(None) was an AttributeError, column_letters(None) a TypeError."""
+    with pytest.raises(ValueError, match=r"^text must be a str such as 'h', got None$"):
+        n.column_index(None)  # type: ignore[arg-type]
+    for index in (None, 1.5, -1):
+        with pytest.raises(ValueError, match=rf"^column index must be an integer of 0 or more, "
+                                             rf"got {index}$"):
+            n.column_letters(index)  # type: ignore[arg-type]
+    assert n.column_letters(np.int64(27)) == "ab"  # type: ignore[arg-type]
+
+
+def test_a_point_of_a_number_too_long_to_write_is_named_in_a_line():
+    with pytest.raises(ValueError, match=r"^a number of over 4,300 digits is off every board"):
+        n.format_gomocup((10**5000, 0))
+    with pytest.raises(ValueError, match=r"^text must be a str such as 'h8', got a number of "):
+        n.parse_point(10**5000, 15, 15)  # type: ignore[arg-type]

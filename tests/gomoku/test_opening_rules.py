@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from itertools import product
 
+import numpy as np
 import pytest
 
 from gridgames.gomoku import Board, Color, Rule
@@ -13,6 +15,7 @@ from gridgames.gomoku.opening_rules import (
     OpeningError,
     OpeningRule,
     Player,
+    canonical_opening,
     opening_name,
     renju_opening_code,
     symmetries,
@@ -411,3 +414,42 @@ def test_a_declaration_of_thousands_of_digits_is_refused_as_written() -> None:
         game.apply("declare 9")
     with pytest.raises(OpeningError, match=r"^declare a number of 5th moves, not '²'$"):
         game.apply("declare ²")  # a digit to str.isdigit, not to int()
+
+
+def test_actions_of_the_wrong_kind_are_refused_and_not_recorded() -> None:
+    """apply(None) and choose("black") were AttributeErrors; declare(2.5) was recorded as
+    "declare 2.5", which no replay reads, and declare("3") was a TypeError."""
+    with pytest.raises(OpeningError, match=r"^an action is a str such as 'place h8', got None$"):
+        Opening(OpeningRule.SWAP, Board(15)).apply(None)  # type: ignore[arg-type]
+    with pytest.raises(OpeningError, match=r"^action 1 \(5\): an action is a str such as "):
+        Opening.replay(OpeningRule.SWAP, Board(15), [5])  # type: ignore[list-item]
+    game = opening(OpeningRule.SWAP, "place h8", "place h9", "place h10")
+    with pytest.raises(OpeningError, match=r"^choose Color.BLACK or Color.WHITE, not 'black'$"):
+        game.choose("black")  # type: ignore[arg-type]
+    game = soosorv(*SOOSORV_TO_DECLARE)
+    for count in (2.5, True, "3", None):
+        with pytest.raises(OpeningError, match=rf"^declare 1 to 8 5th moves, not "
+                                               rf"{re.escape(repr(count))}$"):
+            game.declare(count)  # type: ignore[arg-type]
+    assert not any(action.startswith("declare") for action in game.history)
+    game.declare(np.int64(2))  # type: ignore[arg-type]
+    assert game.history[-1] == "declare 2"
+
+
+def test_numpy_integers_are_whole_numbers_and_offers_are_plain_points() -> None:
+    """max_offers=np.int64(5) was "not a whole number", and offered numpy points were kept
+    as they came, to reach whoever reads the offers."""
+    assert Opening(OpeningRule.SOOSORV, Board(15), max_offers=np.int64(5)).max_offers == 5
+    game = opening(OpeningRule.YAMAGUCHI, "place h8", "place h9", "place h10", "declare 2",
+                   "choose black", "place i9")
+    game.offer([(np.int64(1), np.int64(1)), (2, 5)])  # type: ignore[list-item]
+    assert game.offers == ((1, 1), (2, 5))
+    assert all(type(c) is int for point in game.offers for c in point)
+
+
+def test_an_unknown_opening_code_is_refused_naming_the_codes() -> None:
+    """opening_name("99Z") raised StopIteration, canonical_opening(None) an AttributeError."""
+    with pytest.raises(ValueError, match=r"^unknown canonical opening '99Z'; allowed: 1D, 2D"):
+        opening_name("99Z")
+    with pytest.raises(ValueError, match=r"^unknown canonical opening None; allowed: 1D"):
+        canonical_opening(None)  # type: ignore[arg-type]

@@ -411,3 +411,118 @@ def test_a_broken_clock_or_termination_is_refused(change: dict[str, Any], messag
     data = json.loads(to_json(GameRecord.from_board(board)))
     with pytest.raises(RecordError, match=message):
         from_json(json.dumps({**data, **change}))
+
+
+FIVE = [(7, 7), (7, 8), (8, 7), (8, 8), (9, 7), (9, 8), (10, 7), (10, 8), (11, 7)]
+
+
+@pytest.mark.parametrize(("result", "termination", "message"), [
+    ("0-1", "", r"^the result '0-1' is not the board's: black won \(1-0\)$"),
+    ("1/2-1/2", "", r"^the result '1/2-1/2' is not the board's: black won \(1-0\)$"),
+    ("1-0", "resignation", r"^the game ended on the board \(black won\), not off it: its "
+                           r"record has no termination, not 'resignation'$"),
+    ("0-1", "time forfeit", r"^the game ended on the board \(black won\), not off it"),
+])
+def test_a_result_against_a_finished_board_is_refused(result: str, termination: str,
+                                                      message: str) -> None:
+    """Such a record was read with the result it gave: black's five was white's win."""
+    data = json.loads(without_its_ending(result, FIVE))
+    with pytest.raises(RecordError, match=message):
+        from_json(json.dumps({**data, "termination": termination} if termination else data))
+
+
+def test_a_finished_board_without_a_result_gets_the_boards() -> None:
+    """Read as '*', the game over on the board was a game going on."""
+    assert from_json(without_its_ending("*", FIVE)).result == "1-0"
+
+
+def test_a_record_of_a_finished_game_has_no_loser_off_the_board() -> None:
+    """from_board wrote the result the loser gave, which the board contradicts."""
+    board = Board(15)
+    board.push_many(FIVE)
+    with pytest.raises(RecordError, match=r"^the game ended on the board \(black won\), not "
+                                          r"off it"):
+        GameRecord.from_board(board, loser=Color.BLACK, termination="resignation")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"black": None}, r"^black must be a text \(the player's name, or '' for none\), got None$"),
+    ({"white": 5}, r"^white must be a text \(the player's name, or '' for none\), got 5$"),
+])
+def test_a_player_who_is_not_named_in_text_is_refused(change: dict[str, Any],
+                                                      message: str) -> None:
+    """A name of null was read as the name 'None'."""
+    data = json.loads(to_json(GameRecord.from_board(Board(15))))
+    with pytest.raises(RecordError, match=message):
+        from_json(json.dumps({**data, **change}))
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"board": None}, r"^board must be a Board, such as Board\(15\), got None$"),
+    ({"loser": "white", "termination": "resignation"},
+     r"^loser must be Color.BLACK, Color.WHITE or None, got 'white'$"),
+    ({"times_ms": "12"}, r"^times_ms must be a list of integers, got '12'$"),
+    ({"times_ms": [-1, 5]}, r"^move 1 took -1 ms: a move's time is a whole number of ms from "),
+    ({"black": None}, r"^black must be a text"),
+    ({"clock": "soon"}, r"^cannot read the clock 'soon'"),
+    ({"opening": "swap2"}, r"^opening must be an Opening or None, got 'swap2'$"),
+])
+def test_a_record_made_of_a_board_takes_only_what_it_can_write_and_read_back(
+        arguments: dict[str, Any], message: str) -> None:
+    """Each was taken: an AttributeError later, a time of ['1', '2'], a clock or a time of
+    -1 ms in a record that could not be read back, a name of None written as null."""
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8)])
+    with pytest.raises(ValueError, match=message):
+        GameRecord.from_board(**{"board": board, **arguments})
+
+
+def test_numpy_times_are_written_as_numbers() -> None:
+    """json.dumps refused them: "Object of type int64 is not JSON serializable"."""
+    import numpy as np
+
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8)])
+    record = GameRecord.from_board(board, times_ms=[np.int64(5), np.int32(7)])
+    assert from_json(to_json(record)).times_ms == [5, 7]
+
+
+@pytest.mark.parametrize("name", ["Ann\n8,8,0", "123", "1,2", "a,b", "-2", "5 6"])
+def test_a_name_a_psq_file_would_read_as_something_else_is_refused(name: str) -> None:
+    """Written as it was, the name read back as a move, an ending code or the other
+    player's name: "1,2" became a third move, and "123" gave black white's name."""
+    board = Board(15)
+    board.push_many([(7, 7), (8, 8)])
+    record = GameRecord.from_board(board, black=name, white="Bob")
+    with pytest.raises(ValueError, match=r"^a \.psq file cannot hold the name "):
+        to_psq(record)
+    assert from_json(to_json(record)).black == name  # JSON holds any name
+
+
+def test_a_blank_name_is_written_as_no_name() -> None:
+    """A blank line is skipped on reading, and white's name was read as black's."""
+    record = from_psq(to_psq(GameRecord.from_board(Board(15), black="  ", white="Bob")))
+    assert (record.black, record.white) == ("", "Bob")
+
+
+@pytest.mark.parametrize("read", [from_json, from_psq, is_psq])
+def test_a_record_is_read_from_text_only(read: Any) -> None:
+    """from_json(None) and from_psq(None) were AttributeErrors, bytes a TypeError."""
+    with pytest.raises(RecordError, match=r"^a record is read from a str, got None$"):
+        read(None)
+    with pytest.raises(RecordError, match=r"^a record is read from a str \(decode bytes first\)"):
+        read(b"{}")
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"rule": "renju"}, r"^rule must be a Rule such as Rule.RENJU, got 'renju'"),
+    ({"width": "15"}, r"^board width must be an integer, got '15'$"),
+    ({"width": 4}, r"^board width 4 is out of range"),
+    ({"opening": "swap2"}, r"^opening must be an OpeningRule such as OpeningRule.SWAP2, "
+                           r"got 'swap2'$"),
+])
+def test_a_record_made_by_hand_is_checked(fields: dict[str, Any], message: str) -> None:
+    """to_json(GameRecord(rule="renju")) was an AttributeError, and to_psq wrote a board
+    of width '15'."""
+    with pytest.raises(ValueError, match=message):
+        GameRecord(**fields)

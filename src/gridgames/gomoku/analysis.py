@@ -49,13 +49,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from numbers import Integral, Real
 
 import numpy as np
 
 from gridgames.gomoku.ai import Limit, SearchResult, analyse
 from gridgames.gomoku.ai.search import MATE, MATE_BOUND
-from gridgames.gomoku.board import Board, Color, Point
-from gridgames.gomoku.notation import format_renju
+from gridgames.gomoku.board import (
+    Board,
+    Color,
+    IllegalMoveError,
+    Point,
+    as_whole,
+    check_board,
+)
+from gridgames.gomoku.notation import format_renju, shown_value
 from gridgames.gomoku.rules import DIRECTIONS, five_points
 
 __all__ = [
@@ -112,6 +120,7 @@ def win_probability(score: int) -> float:
     >>> win_probability(WIN_SCORE - 3), win_probability(-WIN_SCORE)
     (1.0, 0.0)
     """
+    _finite(score, "score")
     if score >= MATE_BOUND:
         return 1.0
     if score <= -MATE_BOUND:
@@ -121,6 +130,7 @@ def win_probability(score: int) -> float:
 
 def label_for_loss(loss: float) -> str:
     """The label of a move by its loss in win probability alone (see the thresholds)."""
+    _check_loss(loss)
     if loss <= BEST_MAX_LOSS:
         return "best"
     if loss < GOOD_MAX_LOSS:
@@ -134,8 +144,24 @@ def label_for_loss(loss: float) -> str:
 
 def move_accuracy(loss: float) -> float:
     """A move's accuracy, 0..100, from its loss in win probability (lichess's formula)."""
+    _check_loss(loss)
     value = 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669
     return round(min(100.0, max(0.0, value)), 1)
+
+
+def _finite(value: object, name: str) -> None:
+    """A ValueError unless ``value`` is a finite number (NaN compares as no number does)."""
+    if isinstance(value, bool) or not isinstance(value, Real) or (
+            not isinstance(value, Integral) and not math.isfinite(value)):
+        raise ValueError(f"{name} must be a finite number, got {shown_value(value)}")
+
+
+def _check_loss(loss: object) -> None:
+    """A ValueError unless ``loss`` is a loss in win probability, 0 to 1."""
+    _finite(loss, "a move's loss")
+    if not 0 <= loss <= 1:  # type: ignore[operator]
+        raise ValueError(f"a move's loss is a fall in win probability, from 0 to 1, got "
+                         f"{shown_value(loss)}")
 
 
 # -- scoring positions -----------------------------------------------------------
@@ -183,11 +209,14 @@ def evaluate_position(board: Board, limit: Limit, played: Point | None = None) -
     >>> found.score >= MATE_BOUND, found.mate, found.best in [(11, 7), (6, 7)]
     (True, 1, True)
     """
-    outcome = board.outcome()
+    outcome = check_board(board).outcome()
     if outcome is not None:
         if outcome.winner is None:
             return PositionEval(0)
         return PositionEval(WIN_SCORE if outcome.winner is Color.BLACK else -WIN_SCORE)
+    reason = None if played is None else board.illegal_reason(played)
+    if reason is not None:  # the position after it would be no position of the game
+        raise IllegalMoveError(f"the move played is not legal: {reason}")
     found = _from_search(board, analyse(board, limit, multipv=1)[0])
     if played is None or played == found.best or found.best is None:
         return found
@@ -220,7 +249,7 @@ def only_answer(board: Board) -> Point | None:
     >>> only_answer(board) is None
     True
     """
-    if board.is_game_over():
+    if check_board(board).is_game_over():
         return None
     mover = board.to_move
     if _five_points(board, mover):
@@ -360,7 +389,10 @@ def review_from_evals(board: Board, evals: Sequence[PositionEval]) -> GameReview
     so there is one more than there are moves. The scoring and the judging are
     apart so that front ends can score positions elsewhere (in worker processes).
     """
-    moves = list(board.move_stack)
+    moves = list(check_board(board).move_stack)
+    if any(not isinstance(e, PositionEval) for e in evals):
+        raise ValueError("evals must be PositionEval values, such as evaluate_position "
+                         "returns")
     if len(evals) != len(moves) + 1:
         raise ValueError(f"need {len(moves) + 1} position scores for {len(moves)} moves, "
                          f"got {len(evals)}")
@@ -409,7 +441,7 @@ def review_game(board: Board, limit: Limit,
     >>> review.moves[-1].score == WIN_SCORE, review.summary["white"].blunders >= 1
     (True, True)
     """
-    positions = list(game_positions(board))
+    positions = list(game_positions(check_board(board)))
     played: list[Point | None] = [*board.move_stack, None]
     evals = []
     for done, (position, move) in enumerate(zip(positions, played, strict=True), start=1):
@@ -454,15 +486,16 @@ def candidates(board: Board, limit: Limit, count: int = 3) -> list[Candidate]:
     >>> len(found), len({c.move for c in found}), all(board.is_legal(c.move) for c in found)
     (3, 3, True)
     """
-    if count < 1:
-        raise ValueError(f"count must be 1 or more, got {count}")
-    if board.is_game_over():
+    number = as_whole(count)
+    if number is None or number < 1:
+        raise ValueError(f"count must be a whole number of 1 or more, got {shown_value(count)}")
+    if check_board(board).is_game_over():
         raise ValueError(f"the game is over ({board.outcome()}); there are no candidates")
     if not board.move_stack:
         centre = (board.width // 2, board.height // 2)
         return [Candidate(centre, 0, None, 0, (centre,))]
     found = []
-    for result in analyse(board, limit, multipv=count):
+    for result in analyse(board, limit, multipv=number):
         evaluation = _from_search(board, result)
         found.append(Candidate(result.move, evaluation.score, evaluation.mate, result.depth,
                                result.pv))
@@ -473,8 +506,14 @@ def deepening_candidates(board: Board, limit: Limit, count: int = 3,
                          first_depth: int = 2) -> Iterator[list[Candidate]]:
     """Candidates at growing depths (2, 4, 6 ...) until ``limit``'s depth is reached,
     for a display updated while the engine thinks; each list replaces the last."""
+    if not isinstance(limit, Limit):
+        raise ValueError(f"limit must be a Limit, such as Limit(depth=8), got "
+                         f"{shown_value(limit)}")
+    depth = as_whole(first_depth)
+    if depth is None:
+        raise ValueError(f"first_depth must be a whole number, got {shown_value(first_depth)}")
     most = limit.depth if limit.depth is not None else 40
-    depth = max(1, first_depth)
+    depth = max(1, depth)
     while depth <= most:
         found = candidates(board, Limit(time_ms=limit.time_ms, nodes=limit.nodes, depth=depth),
                            count)

@@ -90,16 +90,51 @@ class Outcome:
         return "draw" if self.winner is None else f"{self.winner.label} won"
 
 
+def _shown(value: object) -> str:
+    """``repr(value)`` for an error message, cut short (see notation.shown_value)."""
+    from gridgames.gomoku.notation import shown_value  # notation imports this module
+
+    return shown_value(value)
+
+
 def check_size(width: object, height: object) -> tuple[int, int]:
-    """Validate a board size, returning it as ints (raises ValueError saying what is allowed)."""
+    """Validate a board size, returning it as ints (raises ValueError saying what is allowed).
+
+    Integers of other types, such as numpy's, are taken at their value.
+    """
+    size = []
     for name, value in (("width", width), ("height", height)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"board {name} must be an integer, got {value!r}")
-        if not MIN_SIZE <= value <= MAX_SIZE:
-            raise ValueError(
-                f"board {name} {value} is out of range; allowed: {MIN_SIZE} to {MAX_SIZE}"
-            )
-    return int(width), int(height)  # type: ignore[call-overload]
+        number = as_whole(value)
+        if number is None:
+            raise ValueError(f"board {name} must be an integer, got {_shown(value)}")
+        if not MIN_SIZE <= number <= MAX_SIZE:
+            raise ValueError(f"board {name} {_shown(number)} is out of range; "
+                             f"allowed: {MIN_SIZE} to {MAX_SIZE}")
+        size.append(number)
+    return size[0], size[1]
+
+
+def check_rule(rule: object) -> Rule:
+    """``rule`` if it is a Rule, else a ValueError pointing to ``Rule.from_name``."""
+    if not isinstance(rule, Rule):
+        name = rule if isinstance(rule, str) else "renju"
+        raise ValueError(f"rule must be a Rule such as Rule.RENJU, got {_shown(rule)}; "
+                         f"for a rule by its name, use Rule.from_name({_shown(name)})")
+    return rule
+
+
+def check_color(color: object) -> Color:
+    """``color`` if it is a Color, else a ValueError naming the two."""
+    if not isinstance(color, Color):
+        raise ValueError(f"a colour is Color.BLACK or Color.WHITE, got {_shown(color)}")
+    return color
+
+
+def check_board(board: object) -> Board:
+    """``board`` if it is a Board, else a ValueError saying what is expected."""
+    if not isinstance(board, Board):
+        raise ValueError(f"board must be a Board, such as Board(15), got {_shown(board)}")
+    return board
 
 
 class Board:
@@ -111,11 +146,7 @@ class Board:
 
     def __init__(self, width: int = 15, height: int | None = None, *, rule: Rule = Rule.FREESTYLE):
         self.width, self.height = check_size(width, width if height is None else height)
-        if not isinstance(rule, Rule):
-            name = rule if isinstance(rule, str) else "renju"
-            raise ValueError(f"rule must be a Rule such as Rule.RENJU, got {rule!r}; "
-                             f"for a rule by its name, use Rule.from_name({name!r})")
-        self.rule = rule
+        self.rule = check_rule(rule)
         self.grid = np.zeros((self.height + 2, self.width + 2), dtype=np.int8)
         self.grid[0, :] = self.grid[-1, :] = rules.WALL
         self.grid[:, 0] = self.grid[:, -1] = rules.WALL
@@ -138,7 +169,7 @@ class Board:
         return Color(value) if value else None
 
     def stones(self, color: Color) -> list[Point]:
-        ys, xs = np.nonzero(self.grid[1:-1, 1:-1] == color)
+        ys, xs = np.nonzero(self.grid[1:-1, 1:-1] == check_color(color))
         return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
 
     def outcome(self) -> Outcome | None:
@@ -174,13 +205,13 @@ class Board:
         xy = as_point(point)
         if xy is None:
             return (
-                f"{point!r} is not a point: a point is a pair of integers (x, y), "
+                f"{_shown(point)} is not a point: a point is a pair of integers (x, y), "
                 f"x 0 to {self.width - 1} and y 0 to {self.height - 1}"
             )
         x, y = xy
         if not (0 <= x < self.width and 0 <= y < self.height):
             return (
-                f"{xy!r} is off the board; x must be 0 to {self.width - 1} "
+                f"{_shown(xy)} is off the board; x must be 0 to {self.width - 1} "
                 f"and y 0 to {self.height - 1}"
             )
         outcome = self.outcome()
@@ -361,10 +392,21 @@ def as_point(point: object) -> Point | None:
     """
     if not isinstance(point, tuple) or len(point) != 2:
         return None
-    if any(isinstance(c, bool | np.bool_) for c in point):
+    x, y = as_whole(point[0]), as_whole(point[1])
+    return None if x is None or y is None else (x, y)
+
+
+def as_whole(value: object) -> int | None:
+    """``value`` as a plain int if it is an integer (numpy's too), else ``None``; a bool,
+    though Python counts it an int, is not a number here.
+
+    >>> as_whole(np.int64(3)), as_whole(3.0), as_whole(True), as_whole("3")
+    (3, None, None, None)
+    """
+    if isinstance(value, bool | np.bool_):
         return None
     try:
-        return operator.index(point[0]), operator.index(point[1])
+        return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
 

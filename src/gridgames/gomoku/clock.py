@@ -19,12 +19,14 @@ Color.WHITE
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import Any
 
 from gridgames.gomoku.board import Color
-from gridgames.gomoku.notation import read_number, shown
+from gridgames.gomoku.notation import read_number, shown, shown_value
 
 MAX_MINUTES = 600  # ten hours: longer games are not timed games
 MAX_INCREMENT_S = 600
@@ -35,16 +37,44 @@ class ClockError(ValueError):
     """A clock that cannot be set up as asked, with what is allowed."""
 
 
+def _number(value: object, name: str, *, finite: bool = True) -> float:
+    """``value`` if it is a (``finite``) number, an int or a float; a ClockError naming it
+    ``name`` otherwise: NaN and the infinities would make every time left unreadable."""
+    if isinstance(value, bool) or not isinstance(value, Real) or (
+            finite and not isinstance(value, Integral) and not math.isfinite(value)):
+        kind = "a finite number" if finite else "a number"
+        raise ClockError(f"{name} must be {kind}, got {shown_value(value)}")
+    return value  # type: ignore[return-value]
+
+
+def _color(color: object) -> Color:
+    if not isinstance(color, Color):
+        raise ClockError(f"a clock's side is Color.BLACK or Color.WHITE, got "
+                         f"{shown_value(color)}")
+    return color
+
+
+def _in_units(ms: float, unit_ms: int) -> str:
+    """``ms`` in minutes or seconds (``unit_ms`` each), as an error names it."""
+    try:
+        return f"{ms / unit_ms:.10g}"
+    except OverflowError:  # a whole number past every float
+        return shown_value(ms // unit_ms)
+
+
 def _check_times(initial_ms: float, increment_ms: float, minutes: str = "",
                  seconds: str = "") -> None:
     """Refuse a time a side or an increment out of range (ClockError), naming it as
     ``minutes`` and ``seconds`` when the clock was read from text."""
+    # NaN and the infinities are out of range, and named so below
+    _number(initial_ms, "initial_ms", finite=False)
+    _number(increment_ms, "increment_ms", finite=False)
     if not 1000 <= initial_ms <= MAX_MINUTES * 60_000:
         raise ClockError(f"a clock needs 1 second to {MAX_MINUTES} minutes a side, "
-                         f"not {shown(minutes) or f'{initial_ms / 60_000:.10g}'} minutes")
+                         f"not {shown(minutes) or _in_units(initial_ms, 60_000)} minutes")
     if not 0 <= increment_ms <= MAX_INCREMENT_S * 1000:
         raise ClockError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move, "
-                         f"not {shown(seconds) or f'{increment_ms / 1000:.10g}'} seconds")
+                         f"not {shown(seconds) or _in_units(increment_ms, 1000)} seconds")
 
 
 @dataclass
@@ -84,18 +114,20 @@ class GameClock:
 
     def start(self, color: Color, now: float) -> None:
         """``color``'s time starts running (the game, or the moves after an opening, begin)."""
-        self.running = color
-        self.since = now
+        self.running = _color(color)
+        self.since = _number(now, "now")
 
     def left_ms(self, color: Color, now: float) -> int:
         """``color``'s time left at ``now`` (below 0 once its flag has fallen)."""
-        left = self.left[color]
+        left = self.left[_color(color)]
+        now = _number(now, "now")
         if color is self.running:
             left -= round((now - self.since) * 1000)
         return left
 
     def flagged(self, now: float) -> Color | None:
         """The side whose time has run out at ``now``, if any."""
+        _number(now, "now")
         running = self.running
         if running is not None and self.left_ms(running, now) <= 0:
             return running
@@ -107,13 +139,14 @@ class GameClock:
         mover = self.running
         if mover is None:
             raise ClockError("the clock is not running")
-        spent = max(0, round((now - self.since) * 1000))
+        spent = max(0, round((_number(now, "now") - self.since) * 1000))
         self.left[mover] -= spent - self.increment_ms
         self.start(mover.other, now)
         return spent
 
     def stop(self, now: float) -> None:
         """The game is over: the running side's time spent is taken off, and none runs."""
+        _number(now, "now")
         if self.running is not None:
             self.left[self.running] = self.left_ms(self.running, now)
             self.running = None
@@ -128,6 +161,7 @@ class GameClock:
         >>> clock.left_ms(Color.BLACK, now=205.0)
         45000
         """
+        start, end = _number(start, "start"), _number(end, "end")
         if self.running is not None and self.since < end:
             self.since += end - max(start, self.since)
 
@@ -139,8 +173,17 @@ class GameClock:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameClock:
+        """The clock :meth:`to_dict` saved; a ClockError says what is wrong with another."""
+        keys = ("initial_ms", "increment_ms", "black_ms", "white_ms", "since")
+        if not isinstance(data, dict) or not all(key in data for key in keys):
+            raise ClockError(f"a saved clock is a dict with {', '.join(keys)} and running, "
+                             f"got {shown_value(data)}")
         running = data.get("running")
-        return cls(initial_ms=int(data["initial_ms"]), increment_ms=int(data["increment_ms"]),
-                   left={Color.BLACK: int(data["black_ms"]), Color.WHITE: int(data["white_ms"])},
+        if running not in (None, "black", "white"):
+            raise ClockError(f"a saved clock's running side is 'black', 'white' or None, "
+                             f"got {shown_value(running)}")
+        ms = {key: int(_number(data[key], key)) for key in keys[:4]}
+        return cls(initial_ms=ms["initial_ms"], increment_ms=ms["increment_ms"],
+                   left={Color.BLACK: ms["black_ms"], Color.WHITE: ms["white_ms"]},
                    running=None if running is None else Color[running.upper()],
-                   since=float(data["since"]))
+                   since=float(_number(data["since"], "since")))

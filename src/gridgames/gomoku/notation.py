@@ -28,7 +28,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from gridgames.gomoku.board import MAX_SIZE, IllegalMoveError, InvalidMoveError, Point, as_point
+from gridgames.gomoku.board import (
+    MAX_SIZE,
+    MIN_SIZE,
+    IllegalMoveError,
+    InvalidMoveError,
+    Point,
+    as_point,
+    as_whole,
+    check_size,
+)
 
 _RENJU = re.compile(r"([a-z]+)\s*(\d+)")
 _SEED = re.compile(r"(\d+)\s*([a-z]+)")
@@ -95,14 +104,17 @@ def read_count(text: str) -> int | None:
 
 def _require_text(text: object, example: str) -> str:
     if not isinstance(text, str):
-        raise ValueError(f"text must be a str such as {example!r}, got {shown(repr(text))}")
+        raise ValueError(f"text must be a str such as {example!r}, got {shown_value(text)}")
     return text
 
 
 def column_letters(index: int) -> str:
     """The lower-case letters of a 0-based column: 0 → ``a``, 25 → ``z``, 26 → ``aa``."""
-    if index < 0:
-        raise ValueError(f"column index must be 0 or more, got {index}")
+    number = as_whole(index)
+    if number is None or number < 0:
+        raise ValueError(f"column index must be an integer of 0 or more, got "
+                         f"{shown_value(index)}")
+    index = number
     letters = ""
     index += 1
     while index:
@@ -114,7 +126,7 @@ def column_letters(index: int) -> str:
 def column_index(letters: str) -> int:
     """The 0-based column of ``letters`` (case-insensitive): ``a`` → 0, ``aa`` → 26; more
     than :data:`MAX_LETTERS` letters read as :data:`OFF_EVERY_BOARD`."""
-    text = letters.strip().lower()
+    text = _require_text(letters, "h").strip().lower()
     if not text or not text.isascii() or not text.isalpha():
         raise InvalidMoveError(f"{shown(letters)!r} is not a column; columns are letters "
                                "such as a or AB")
@@ -152,15 +164,22 @@ def _named(point: object) -> Point:
     """``point`` as a pair of ints, for naming it (a ValueError for any other value)."""
     xy = as_point(point)
     if xy is None:
-        raise ValueError(f"{shown(repr(point))} is not a point: a point is a pair of "
+        raise ValueError(f"{shown_value(point)} is not a point: a point is a pair of "
                          "integers (x, y)")
     if not (0 <= xy[0] < MAX_SIZE and 0 <= xy[1] < MAX_SIZE):
-        raise ValueError(f"{xy!r} is off every board: x and y are 0 to {MAX_SIZE - 1}")
+        raise ValueError(f"{shown_value(xy)} is off every board: x and y are 0 to "
+                         f"{MAX_SIZE - 1}")
     return xy
+
+
+def _height(height: object) -> int:
+    """A board's number of rows, for naming its points (a ValueError when no board has it)."""
+    return check_size(MIN_SIZE, height)[1]
 
 
 def parse_renju(text: str, width: int, height: int) -> Point:
     """Read renju form (``h8``, rows counted from the bottom)."""
+    width, height = check_size(width, height)
     match = _RENJU.fullmatch(_require_text(text, "h8").strip().lower())
     if match is None:
         raise InvalidMoveError(f"cannot read {shown(text)!r}: expected a column letter and a "
@@ -182,14 +201,16 @@ def format_renju(point: Point, height: int) -> str:
     ValueError: (0, 20) is off a board of 15 rows: y must be 0 to 14
     """
     x, y = _named(point)
+    height = _height(height)
     if not 0 <= y < height:
-        allowed = f": y must be 0 to {height - 1}" if height > 0 else ""
-        raise ValueError(f"{(x, y)!r} is off a board of {height} rows{allowed}")
+        raise ValueError(f"{(x, y)!r} is off a board of {height} rows: y must be 0 to "
+                         f"{height - 1}")
     return f"{column_letters(x)}{height - y}"
 
 
 def parse_seed(text: str, width: int, height: int) -> Point:
     """Read the seed's form (``14 A``: row counted from the top, then the column letter)."""
+    width, height = check_size(width, height)
     match = _SEED.fullmatch(_require_text(text, "14 A").strip().lower())
     if match is None:
         raise InvalidMoveError(
@@ -207,6 +228,7 @@ def format_seed(point: Point) -> str:
 
 def parse_gomocup(text: str, width: int, height: int) -> Point:
     """Read Gomocup form (``x,y``, 0-based, y from the top)."""
+    width, height = check_size(width, height)
     match = _GOMOCUP.fullmatch(_require_text(text, "7,7").strip())
     if match is None:
         raise InvalidMoveError(f"cannot read {shown(text)!r}: expected two numbers x,y like 7,7")
@@ -221,6 +243,7 @@ def format_gomocup(point: Point) -> str:
 
 def parse_point(text: str, width: int, height: int) -> Point:
     """Read any single-point form: ``h8`` (renju), ``14 A`` (seed) or ``7,7`` (Gomocup)."""
+    check_size(width, height)
     stripped = _require_text(text, "h8").strip()
     if "," in stripped:
         return parse_gomocup(stripped, width, height)
@@ -236,6 +259,7 @@ def parse_point(text: str, width: int, height: int) -> Point:
 
 def parse_position(text: str, width: int, height: int) -> list[Point]:
     """Read a position string of renju points (``h8i9j10``; spaces allowed)."""
+    width, height = check_size(width, height)
     compact = re.sub(r"[\s,;]+", "", _require_text(text, "h8i9j10").lower())
     points: list[Point] = []
     pos = 0
@@ -253,4 +277,5 @@ def parse_position(text: str, width: int, height: int) -> list[Point]:
 
 
 def format_position(moves: Iterable[Point], height: int) -> str:
+    height = _height(height)
     return "".join(format_renju(m, height) for m in moves)

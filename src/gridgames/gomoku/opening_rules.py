@@ -47,9 +47,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum, StrEnum
+from typing import cast
 
-from gridgames.gomoku.board import Board, Color, Point
-from gridgames.gomoku.notation import MAX_DIGITS, parse_point, shown
+from gridgames.gomoku.board import Board, Color, Point, as_point, as_whole, check_board
+from gridgames.gomoku.notation import MAX_DIGITS, parse_point, shown, shown_value
 
 SOOSORV_OFFERS = 8  # the largest number of fifth moves white may ask for
 YAMAGUCHI_OFFERS = 10  # the largest number of fifth moves the first player may declare
@@ -132,7 +133,7 @@ class OpeningRule(StrEnum):
         """The rule named ``text`` (``swap2``, ``Soosõrv``...); a ValueError names the choices."""
         if not isinstance(text, str):
             raise ValueError(f"an opening rule's name must be a str such as 'swap2', "
-                             f"got {text!r}")
+                             f"got {shown_value(text)}")
         key = text.strip().lower().replace("õ", "o").removesuffix("-8").removesuffix("-10")
         key = key.replace(" ", "").replace("-", "").replace("_", "")
         for rule in cls:
@@ -176,17 +177,15 @@ class Opening:
         if not isinstance(rule, OpeningRule):
             name = rule if isinstance(rule, str) else "swap2"
             raise ValueError(f"rule must be an OpeningRule such as OpeningRule.SWAP2, got "
-                             f"{rule!r}; for a rule by its name, use "
-                             f"OpeningRule.parse({name!r})")
-        if not isinstance(board, Board):
-            raise ValueError(f"board must be a Board, such as Board(15), got {board!r}")
-        if len(board) != 0:
+                             f"{shown_value(rule)}; for a rule by its name, use "
+                             f"OpeningRule.parse({shown_value(name)})")
+        if len(check_board(board)) != 0:
             raise OpeningError("an opening starts on an empty board")
-        max_offers = rule.default_offers if max_offers is None else max_offers
-        if (not isinstance(max_offers, int) or isinstance(max_offers, bool)
-                or not 1 <= max_offers <= 64):
+        offers = rule.default_offers if max_offers is None else as_whole(max_offers)
+        if offers is None or not 1 <= offers <= 64:
             raise OpeningError(f"max_offers must be a whole number from 1 to 64, "
-                               f"got {max_offers!r}")
+                               f"got {shown_value(max_offers)}")
+        max_offers = offers
         nearest = PRO_DISTANCE.get(rule)
         # The centre is (width // 2, height // 2), so a side of 2 * nearest reaches a point
         # that far from it (on the left or top edge); no shorter side does.
@@ -303,6 +302,8 @@ class Opening:
     def apply(self, text: str) -> None:
         """Apply one action given as text (``place h8``, ``choose white``, ``declare 3``,
         ``offer h6 j7``, ``pick j7``)."""
+        if not isinstance(text, str):
+            raise OpeningError(f"an action is a str such as 'place h8', got {shown_value(text)}")
         kind, _, rest = text.strip().partition(" ")
         kind = kind.lower()
         rest = rest.strip()
@@ -357,6 +358,8 @@ class Opening:
     def choose(self, color: Color) -> None:
         """The player to act chooses the colour to play (or to keep)."""
         self._expect("choose")
+        if not isinstance(color, Color):
+            raise OpeningError(f"choose Color.BLACK or Color.WHITE, not {shown_value(color)}")
         player = self.to_act
         assert player is not None
         self._record(f"choose {color.label}")
@@ -373,8 +376,10 @@ class Opening:
         first player with the opening under Yamaguchi."""
         self._expect("declare")
         most = self.most_offers()
-        if not 1 <= count <= most:
-            raise OpeningError(f"declare 1 to {most} 5th moves, not {count}")
+        number = as_whole(count)  # 2.5 would be recorded as "declare 2.5", which no replay reads
+        if number is None or not 1 <= number <= most:
+            raise OpeningError(f"declare 1 to {most} 5th moves, not {shown_value(count)}")
+        count = number
         self.declared = count
         self._record(f"declare {count}")
         self._phase = "first swap" if self._phase == "first declare" else "second swap"
@@ -390,6 +395,8 @@ class Opening:
             raise OpeningError(f"offer exactly {fifth_moves(count)}, not {len(points)}")
         for point in points:
             self._check_legal(point)
+        # plain ints, as the board keeps its moves (numpy's would reach the offers' readers)
+        points = tuple(cast(Point, as_point(point)) for point in points)
         images = symmetries(board)
         for i, point in enumerate(points):
             for other in points[:i]:
@@ -532,16 +539,20 @@ def canonical_opening(code: str) -> str:
     ('h8h9i9', 'h8i9f6')
     """
     for known, _name, third in RENJU_OPENINGS:
-        if known.upper() == code.upper():
+        if isinstance(code, str) and known.upper() == code.upper():
             second = "h9" if known.endswith("D") else "i9"
             return f"h8{second}{third}"
     allowed = ", ".join(known for known, _, _ in RENJU_OPENINGS)
-    raise ValueError(f"unknown canonical opening {code!r}; allowed: {allowed}")
+    raise ValueError(f"unknown canonical opening {shown_value(code)}; allowed: {allowed}")
 
 
 def opening_name(code: str) -> str:
     """``2I`` -> ``2I Kyogetsu``."""
-    return next(f"{known} {name}" for known, name, _ in RENJU_OPENINGS if known == code)
+    for known, name, _ in RENJU_OPENINGS:
+        if known == code:
+            return f"{known} {name}"
+    raise ValueError(f"unknown canonical opening {shown_value(code)}; allowed: "
+                     + ", ".join(known for known, _, _ in RENJU_OPENINGS))
 
 
 def renju_opening_code(board: Board) -> str | None:

@@ -71,9 +71,19 @@ import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Outcome, Point, check_size
+from gridgames.gomoku.board import (
+    Board,
+    Color,
+    IllegalMoveError,
+    Outcome,
+    Point,
+    as_whole,
+    check_board,
+    check_rule,
+    check_size,
+)
 from gridgames.gomoku.clock import GameClock
-from gridgames.gomoku.notation import read_number, shown
+from gridgames.gomoku.notation import read_number, shown, shown_value
 from gridgames.gomoku.opening_rules import Opening, OpeningRule, game_opening
 from gridgames.gomoku.rules import Rule
 
@@ -115,6 +125,14 @@ class GameRecord:
     clock: str = ""
     termination: str = ""
 
+    def __post_init__(self) -> None:
+        # what to_json and to_psq write must be a board's size, a Rule and an OpeningRule
+        self.width, self.height = check_size(self.width, self.height)
+        check_rule(self.rule)
+        if not isinstance(self.opening, OpeningRule):
+            raise ValueError(f"opening must be an OpeningRule such as OpeningRule.SWAP2, got "
+                             f"{shown_value(self.opening)}")
+
     @classmethod
     def from_board(cls, board: Board, *, black: str = "", white: str = "",
                    times_ms: list[int] | None = None,
@@ -122,28 +140,36 @@ class GameRecord:
                    loser: Color | None = None, termination: str = "") -> GameRecord:
         """The record of the game on ``board``; a game that ended other than on the board
         ended as ``termination`` says (one of TERMINATIONS), lost by ``loser``, or drawn
-        (``loser`` None) in a way not recorded."""
-        outcome = board.outcome()
+        (``loser`` None) in a way not recorded.
+
+        Each argument is checked as :func:`from_json` checks what it reads, so that the
+        record can be read back."""
+        outcome = check_board(board).outcome()
         result = "*" if outcome is None else outcome.result
         if loser is not None or termination:
             if termination not in TERMINATIONS:
                 raise ValueError(f"a game that ended off the board ends by one of "
-                                 f"{', '.join(TERMINATIONS)}, not {termination!r}")
+                                 f"{', '.join(TERMINATIONS)}, not {shown_value(termination)}")
+            if loser is not None and not isinstance(loser, Color):
+                raise ValueError(f"loser must be Color.BLACK, Color.WHITE or None, got "
+                                 f"{shown_value(loser)}")
             if loser is None and termination != UNKNOWN:
                 raise ValueError(f"a game that ends by {termination} has a loser")
             result = Outcome(None if loser is None else loser.other).result
+        if opening is not None and not isinstance(opening, Opening):
+            raise ValueError(f"opening must be an Opening or None, got {shown_value(opening)}")
         return cls(
             width=board.width,
             height=board.height,
             rule=board.rule,
             moves=list(board.move_stack),
-            times_ms=None if times_ms is None else list(times_ms),
-            result=result,
-            black=black,
-            white=white,
+            times_ms=_checked_times(times_ms),
+            result=_board_result(board, result, termination),
+            black=_checked_name(black, "black"),
+            white=_checked_name(white, "white"),
             opening=OpeningRule.FREE if opening is None else opening.rule,
             opening_actions=[] if opening is None else list(opening.history),
-            clock=clock,
+            clock=_checked_clock(clock),
             termination=termination,
         )
 
@@ -170,8 +196,64 @@ def _check_times(times: list[int]) -> None:
     """A RecordError naming the first time a move cannot have taken."""
     for number, t in enumerate(times, start=1):
         if not 0 <= t <= MAX_MOVE_MS:
-            raise RecordError(f"move {number} took {shown(str(t))} ms: a move's time is a "
+            raise RecordError(f"move {number} took {shown_value(t)} ms: a move's time is a "
                               f"whole number of ms from 0 to {MAX_MOVE_MS:,}")
+
+
+def _checked_times(times: object) -> list[int] | None:
+    """The moves' times as a list of ints (None for none); a RecordError when they are not
+    whole numbers of ms a move can have taken."""
+    if times is None:
+        return None
+    whole = [as_whole(t) for t in times] if isinstance(times, list | tuple) else [None]
+    if None in whole:
+        raise RecordError(f"times_ms must be a list of integers, got {shown_value(times)}")
+    _check_times(whole)  # type: ignore[arg-type]
+    return whole  # type: ignore[return-value]
+
+
+def _checked_name(name: object, side: str) -> str:
+    """A player's name, which is text (a RecordError for anything else)."""
+    if not isinstance(name, str):
+        raise RecordError(f"{side} must be a text (the player's name, or '' for none), got "
+                          f"{shown_value(name)}")
+    return name
+
+
+def _checked_clock(clock: object) -> str:
+    """The game clock as written (``5+3``, or '' for none); a RecordError when it is not one."""
+    if not isinstance(clock, str):
+        raise RecordError("clock must be a text such as '5+3'")
+    if clock:
+        try:
+            GameClock.parse(clock)
+        except ValueError as error:
+            raise RecordError(str(error)) from None
+    return clock
+
+
+def _board_result(board: Board, result: str, termination: str) -> str:
+    """The result of a record of ``board``'s game: the board's when it shows the game over
+    (where a different result, or an ending off the board, is a RecordError), else
+    ``result``."""
+    outcome = board.outcome()
+    if outcome is None:
+        return result
+    if termination:
+        raise RecordError(f"the game ended on the board ({outcome}), not off it: its "
+                          f"record has no termination, not {termination!r}")
+    if result not in ("*", outcome.result):
+        raise RecordError(f"the result {result!r} is not the board's: {outcome} "
+                          f"({outcome.result})")
+    return outcome.result
+
+
+def _text(text: object) -> str:
+    """``text`` if it is a str: a record is read from text (a RecordError for anything else)."""
+    if not isinstance(text, str):
+        hint = " (decode bytes first)" if isinstance(text, bytes | bytearray) else ""
+        raise RecordError(f"a record is read from a str{hint}, got {shown_value(text)}")
+    return text
 
 
 def to_json(record: GameRecord) -> str:
@@ -191,7 +273,7 @@ def to_json(record: GameRecord) -> str:
 
 def from_json(text: str) -> GameRecord:
     """Read a JSON record; raises RecordError saying what was wrong."""
-    text = text.removeprefix(_BOM)
+    text = _text(text).removeprefix(_BOM)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -230,14 +312,7 @@ def from_json(text: str) -> GameRecord:
         ):
             raise RecordError(f"move {number} must be a pair of integers [x, y], got {item!r}")
         moves.append((item[0], item[1]))
-    times = data.get("times_ms")
-    if times is not None and (
-        not isinstance(times, list)
-        or not all(isinstance(t, int) and not isinstance(t, bool) for t in times)
-    ):
-        raise RecordError("times_ms must be a list of integers")
-    if times is not None:
-        _check_times(times)
+    times = _checked_times(data.get("times_ms"))
     result = data.get("result", "*")
     if result not in RESULTS:
         raise RecordError(f"result {result!r} is not one of {', '.join(RESULTS)}")
@@ -258,19 +333,14 @@ def from_json(text: str) -> GameRecord:
     if termination == UNKNOWN and result == "*":
         raise RecordError("a game that ended in a way not recorded has a result of 1-0, 0-1 "
                           "or 1/2-1/2, not '*'")
-    clock = data.get("clock", "")
-    if not isinstance(clock, str):
-        raise RecordError("clock must be a text such as '5+3'")
-    if clock:
-        try:
-            GameClock.parse(clock)
-        except ValueError as error:
-            raise RecordError(str(error)) from None
+    clock = _checked_clock(data.get("clock", ""))
     record = GameRecord(width, height, rule, moves, times, result,
-                        str(data.get("black", "")), str(data.get("white", "")),
+                        _checked_name(data.get("black", ""), "black"),
+                        _checked_name(data.get("white", ""), "white"),
                         opening, actions, clock, termination)
     board = record.to_board()  # validates every move
     record.replay_opening()  # and the opening's actions
+    record.result = result = _board_result(board, result, termination)
     if result != "*" and not termination and not board.is_game_over():
         # over, says the result, though not on the board: how it ended is not recorded
         record.termination = UNKNOWN
@@ -283,7 +353,7 @@ def is_psq(text: str) -> bool:
     >>> is_psq("Piskvorky 15x15, 0:0, 0"), is_psq('{"width": 15}')
     (True, False)
     """
-    return text.removeprefix(_BOM).lstrip().startswith("Piskvorky")
+    return _text(text).removeprefix(_BOM).lstrip().startswith("Piskvorky")
 
 
 # Numbers are bounded in length: Python refuses to read one of over 4,300 digits.
@@ -342,13 +412,29 @@ def to_psq(record: GameRecord) -> str:
         lines.append(f"{x + 1},{y + 1},{t}")
     for (x, y) in record.moves[len(times):]:
         lines.append(f"{x + 1},{y + 1},0")
-    lines += [record.black or "homo-1", record.white or "homo-2", str(psq_code(record))]
+    lines += [_psq_name(record.black, "homo-1"), _psq_name(record.white, "homo-2"),
+              str(psq_code(record))]
     return "\n".join(lines)
+
+
+def _psq_name(name: str, default: str) -> str:
+    """A player's name as its line of a .psq file (``default`` for none); a ValueError for
+    a name that :func:`from_psq` would read as something else (a move, an ending code, or
+    more lines than one)."""
+    line = name.strip()
+    if not line:
+        return default  # a blank line would be skipped, and the other name taken for it
+    if (len(line.splitlines()) > 1 or line.lstrip("-").isdigit()
+            or _PSQ_BAD_MOVE.fullmatch(line)):
+        raise ValueError(f"a .psq file cannot hold the name {shown_value(name)}: a name "
+                         "there is one line, neither a number nor shaped like a move "
+                         "(3,4 or a,b)")
+    return line
 
 
 def from_psq(text: str, rule: Rule = Rule.FREESTYLE) -> GameRecord:
     """Read a ``.psq`` file (the rule is not stored in the format, so it is given)."""
-    lines = [line.strip() for line in text.removeprefix(_BOM).splitlines()]
+    lines = [line.strip() for line in _text(text).removeprefix(_BOM).splitlines()]
     while lines and not lines[0]:
         lines.pop(0)
     if not lines:

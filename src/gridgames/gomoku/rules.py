@@ -62,25 +62,33 @@ class Rule(Enum):
     @classmethod
     def from_gomocup(cls, number: int) -> Rule:
         """The rule for a Gomocup ``INFO rule`` value (2 is renju in the Yixin dialect)."""
+        # board and notation import this module
+        from gridgames.gomoku.board import as_whole
+        from gridgames.gomoku.notation import shown_value
+
+        whole = as_whole(number)  # 4.0, True or "4" would match 4 or 1 by equality
         for rule, value in _GOMOCUP.items():
-            if value == number:
+            if whole is not None and value == whole:
                 return rule
-        if number == 2:
+        if whole == 2:
             return cls.RENJU
         allowed = ", ".join(f"{v} ({r.value})" for r, v in _GOMOCUP.items())
-        raise ValueError(f"unknown Gomocup rule {number}; allowed: {allowed}, "
+        raise ValueError(f"unknown Gomocup rule {shown_value(number)}; allowed: {allowed}, "
                          "or 2 (renju, as Yixin numbers it)")
 
     @classmethod
     def from_name(cls, name: str) -> Rule:
         """Parse a rule name such as ``"renju"`` or ``"caro_exact"`` (case-insensitive)."""
+        from gridgames.gomoku.notation import shown, shown_value  # notation imports this module
+
+        allowed = ", ".join(r.value for r in cls)
+        if not isinstance(name, str):
+            raise ValueError(f"a rule's name must be a str such as 'renju', got "
+                             f"{shown_value(name)}; allowed: {allowed}")
         key = name.strip().lower().replace("_", "-")
         for rule in cls:
             if rule.value == key:
                 return rule
-        from gridgames.gomoku.notation import shown  # notation imports this module
-
-        allowed = ", ".join(r.value for r in cls)
         raise ValueError(f"unknown rule {shown(name)!r}; allowed: {allowed}")
 
 

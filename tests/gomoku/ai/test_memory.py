@@ -142,7 +142,7 @@ def test_a_timed_search_with_helpers_keeps_time_and_blocks_an_open_four_threat()
 
 
 def test_a_thread_count_below_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="threads must be a whole number of 1 or more, got 0"):
+    with pytest.raises(ValueError, match="threads must be a whole number from 1 to 64, got 0"):
         think(game("h8 i9"), Limit(time_ms=100), threads=0)
 
 

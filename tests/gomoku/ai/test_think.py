@@ -199,7 +199,7 @@ def test_arguments_of_the_wrong_kind_are_refused_saying_what_is_allowed() -> Non
         (lambda: think(board, 100), "limit must be a Limit"),
         (lambda: think("h8", Limit(depth=1)), "board must be a Board, such as Board(15)"),
         (lambda: think(board, Limit(depth=1), threads="2"),
-         "threads must be a whole number of 1 or more, got '2'"),
+         "threads must be a whole number from 1 to 64, got '2'"),
         (lambda: analyse(board, Limit(depth=1), multipv="3"),
          "multipv must be a whole number of 1 or more, got '3'"),
         (lambda: analyse(None, Limit(depth=1)), "board must be a Board"),
@@ -232,3 +232,71 @@ def test_white_to_move_uses_white_stones() -> None:
     board = position("h8 i8 j8 k8 a15", "g8 a1 o1 o15")
     assert board.to_move is Color.WHITE
     assert think(board, Limit(depth=0)).move == stones("l8")[0]
+
+
+def played(moves: str, rule: Rule = Rule.FREESTYLE, size: int = 15) -> Board:
+    board = Board(size, rule=rule)
+    board.push_many(parse_position(moves, size, size))
+    return board
+
+
+def test_optional_arguments_of_the_wrong_kind_are_refused_before_the_search() -> None:
+    """memory="m", clock=5, params=5 and weights=5 were AttributeErrors deep in the search;
+    on_info=5 a TypeError after its first depth; a stop with no is_set() failed on the
+    watchdog's thread, and the search ran on to its limit."""
+    board = played("h8i9")
+    for keyword, value, says in [
+        ("memory", "m", "memory must be of type SearchMemory (such as SearchMemory()) or "
+                        "None, got 'm'"),
+        ("clock", 5, "clock must be of type TimeControl"),
+        ("params", 5, "params must be of type SearchParams"),
+        ("weights", 5, "weights must be of type EvalWeights"),
+        ("on_info", 5, "on_info must be a function of a SearchInfo, got 5"),
+        ("stop", True, "stop must have an is_set() method, such as a threading.Event, got True"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{re.escape(says)}"):
+            think(board, Limit(time_ms=5000), **{keyword: value})
+        if keyword in ("memory", "stop"):
+            with pytest.raises(ValueError, match=f"^{re.escape(says)}"):
+                analyse(board, Limit(time_ms=5000), **{keyword: value})
+
+
+def test_more_threads_than_the_engine_takes_are_refused() -> None:
+    """threads=300 with 200 ms took twenty seconds on two cores, starting a helper each."""
+    board = played("h8i9")
+    with pytest.raises(ValueError, match=r"^threads must be a whole number from 1 to 64, "
+                                         r"got 65$"):
+        think(board, Limit(time_ms=200), threads=65)
+    assert think(board, Limit(depth=1), threads=64).depth == 1  # no helpers: depth-limited
+
+
+def test_numpy_integers_are_whole_numbers_for_the_engine() -> None:
+    """Limit(time_ms=np.int64(500)), threads=np.int64(2) and get_level(np.int64(3)) were
+    refused as not whole numbers."""
+    np = pytest.importorskip("numpy")
+    limit = Limit(time_ms=np.int64(500), nodes=np.int32(2000))
+    assert limit == Limit(time_ms=500, nodes=2000) and type(limit.time_ms) is int
+    assert get_level(np.int64(3)) is get_level(3)
+    board = played("h8i9")
+    assert think(board, Limit(depth=1), threads=np.int64(2)).depth == 1
+    assert len(analyse(board, Limit(depth=1), multipv=np.int64(2))) == 2
+
+
+def test_searches_on_two_threads_at_once_find_what_each_finds_alone() -> None:
+    """The entry points keep no state between calls: two games searched at the same time
+    (as the web app's players do) get the moves and scores of searches run one by one."""
+    boards = [played("h8i9j10h9"), played("h8i9j10h9g7", Rule.RENJU),
+              played("c3d4", size=9)]
+    alone = [(r.move, r.score, r.nodes) for r in (think(b, Limit(depth=3)) for b in boards)]
+    together: dict[int, tuple[object, ...]] = {}
+
+    def search(index: int) -> None:
+        result = think(boards[index], Limit(depth=3))
+        together[index] = (result.move, result.score, result.nodes)
+
+    threads = [threading.Thread(target=search, args=(i,)) for i in range(len(boards))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [together[i] for i in range(len(boards))] == alone

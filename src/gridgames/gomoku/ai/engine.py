@@ -24,10 +24,15 @@ from gridgames.gomoku.ai.limits import Limit, Point, SearchInfo, SearchResult
 from gridgames.gomoku.ai.params import SearchParams
 from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4, EvalWeights
 from gridgames.gomoku.ai.timing import TimeControl
+from gridgames.gomoku.board import as_whole, check_board
+from gridgames.gomoku.notation import shown_value
 from gridgames.gomoku.rules import forbidden_kind
 from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
 
 DEFAULT_TIME_MS = 3000
+# The most search threads ``think`` takes: helpers beyond the cores only take turns
+# with the main search on them, and stop late.
+MAX_THREADS = 64
 # Reserved at the end of a timed search for stopping and building the result.
 TIME_MARGIN_MS = 15
 ROOT_VCF_DEPTH = 40
@@ -133,16 +138,40 @@ def _result(move: Point, score: int, mate: int | None, depth: int, pv: tuple[Poi
     return SearchResult(move, score, mate, depth, pv, nodes, time_ms, nps)
 
 
-def _check_arguments(board: object, limit: object, **counts: object) -> None:
-    """Refuse arguments of the wrong kind at the door, saying what is allowed."""
-    if not isinstance(board, Board):
-        raise ValueError(f"board must be a Board, such as Board(15), got {board!r}")
+def _check_arguments(board: object, limit: object, *, stop: object = None,
+                     on_info: object = None, memory: object = None, clock: object = None,
+                     params: object = None, weights: object = None,
+                     **counts: tuple[object, int | None]) -> dict[str, int]:
+    """Refuse arguments of the wrong kind at the door, saying what is allowed; ``counts``
+    are (value, most or None) pairs, returned as plain ints."""
+    check_board(board)
     if not isinstance(limit, Limit):
         raise ValueError(f"limit must be a Limit, such as Limit(time_ms=500) or "
-                         f"get_level(3).limit_for(500), got {limit!r}")
-    for name, value in counts.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r}")
+                         f"get_level(3).limit_for(500), got {shown_value(limit)}")
+    whole = {}
+    for name, (value, most) in counts.items():
+        number = as_whole(value)
+        if number is None or number < 1 or (most is not None and number > most):
+            allowed = "of 1 or more" if most is None else f"from 1 to {most}"
+            raise ValueError(f"{name} must be a whole number {allowed}, "
+                             f"got {shown_value(value)}")
+        whole[name] = number
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        # the watchdog would fail on its own thread, and the search never stop
+        raise ValueError(f"stop must have an is_set() method, such as a threading.Event, "
+                         f"got {shown_value(stop)}")
+    if on_info is not None and not callable(on_info):
+        raise ValueError(f"on_info must be a function of a SearchInfo, got "
+                         f"{shown_value(on_info)}")
+    for name, value, kind, example in (
+            ("memory", memory, SearchMemory, "SearchMemory()"),
+            ("clock", clock, TimeControl, "TimeControl.for_clock(...)"),
+            ("params", params, SearchParams, "SearchParams()"),
+            ("weights", weights, EvalWeights, "patterns.eval_weights(rule.code)")):
+        if value is not None and not isinstance(value, kind):
+            raise ValueError(f"{name} must be of type {kind.__name__} (such as {example}) "
+                             f"or None, got {shown_value(value)}")
+    return whole
 
 
 def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
@@ -155,7 +184,7 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     ``stop`` is any object with ``is_set()``; once set, the best move so far is
     returned promptly. ``on_info`` is called after each completed search depth.
     ``memory`` carries what earlier searches learnt (see :class:`SearchMemory`).
-    ``threads`` above 1 adds helper searches sharing the transposition table, for
+    ``threads`` above 1 (up to 64) adds helper searches sharing the transposition table, for
     searches bounded by time alone (the others stay reproducible).
     ``clock`` spends a match clock (see :mod:`.timing`): it replaces ``limit.time_ms``,
     and the search stops between its soft budget and its hard cap as the position asks.
@@ -163,7 +192,9 @@ def think(board: Board, limit: Limit, *, stop: StopSignal | None = None,
     ``weights`` the linear evaluation's (see :class:`.patterns.EvalWeights`): both
     for tuning.
     """
-    _check_arguments(board, limit, threads=threads)
+    threads = _check_arguments(board, limit, stop=stop, on_info=on_info, memory=memory,
+                               clock=clock, params=params, weights=weights,
+                               threads=(threads, MAX_THREADS))["threads"]
     _ensure_ready(GREEDY_GROUPS if limit.is_greedy else KERNEL_GROUPS)
     started = time.perf_counter()
     _check_playable(board)
@@ -182,7 +213,8 @@ def analyse(board: Board, limit: Limit, multipv: int = 3, *,
     """The ``multipv`` best moves for the side to move, best first. Each is searched to
     the limit, even where only one move is left to consider, which :func:`think`
     plays at once: an analysis wants its value."""
-    _check_arguments(board, limit, multipv=multipv)
+    multipv = _check_arguments(board, limit, stop=stop, memory=memory,
+                               multipv=(multipv, None))["multipv"]
     _ensure_ready()
     started = time.perf_counter()
     _check_playable(board)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from gridgames.gomoku.notation import read_count, shown
+from gridgames.gomoku.board import as_whole
+from gridgames.gomoku.notation import read_count, shown, shown_value
 
 from .limits import Limit
 
@@ -60,17 +61,13 @@ def get_level(spec: int | str) -> Level:
     ...
     ValueError: unknown level 0; use 1..6, 'level:N' or 'max'
     """
-    number: int | None = None
-    if isinstance(spec, bool):
-        number = None
-    elif isinstance(spec, int):
-        number = spec
-    elif isinstance(spec, str):
+    number = as_whole(spec)  # numpy's integers too
+    if isinstance(spec, str):
         text = spec.strip().lower()
         if text.startswith("level:"):
             text = text[len("level:"):].strip()
         number = MAX_LEVEL if text == "max" else read_count(text)
     if number is None or not 1 <= number <= MAX_LEVEL:
-        said = repr(shown(spec)) if isinstance(spec, str) else repr(spec)
+        said = repr(shown(spec)) if isinstance(spec, str) else shown_value(spec)
         raise ValueError(f"unknown level {said}; use 1..{MAX_LEVEL}, 'level:N' or 'max'")
     return LEVELS[number - 1]

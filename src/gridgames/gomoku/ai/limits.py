@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gridgames.gomoku.board import as_whole
+from gridgames.gomoku.notation import shown_value
+
 Point = tuple[int, int]
 # The largest limit taken: the search counts in 64-bit integers, and no search comes
 # near this many nodes or milliseconds (nine thousand years).
@@ -34,10 +37,13 @@ class Limit:
     def __post_init__(self) -> None:
         for name in ("time_ms", "nodes", "depth"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                      or not 0 <= value <= MAX_LIMIT):
+            if value is None:
+                continue
+            number = as_whole(value)
+            if number is None or not 0 <= number <= MAX_LIMIT:
                 raise ValueError(f"Limit.{name} must be a whole number from 0 to 2**48, "
-                                 f"or None; got {value!r}")
+                                 f"or None; got {shown_value(value)}")
+            object.__setattr__(self, name, number)  # numpy's integers kept as plain ints
 
     @property
     def is_greedy(self) -> bool:

@@ -16,7 +16,6 @@ gridgames.gomoku.board.IllegalMoveError: a15 is not playable: the game is over (
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -26,6 +25,7 @@ import numpy as np
 
 from gridgames.gomoku import rules
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule
+from gridgames.numbers import as_whole
 
 Point = tuple[int, int]
 
@@ -394,21 +394,6 @@ def as_point(point: object) -> Point | None:
         return None
     x, y = as_whole(point[0]), as_whole(point[1])
     return None if x is None or y is None else (x, y)
-
-
-def as_whole(value: object) -> int | None:
-    """``value`` as a plain int if it is an integer (numpy's too), else ``None``; a bool,
-    though Python counts it an int, is not a number here.
-
-    >>> as_whole(np.int64(3)), as_whole(3.0), as_whole(True), as_whole("3")
-    (3, None, None, None)
-    """
-    if isinstance(value, bool | np.bool_):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def replay(moves: Iterable[Point], width: int = 15, height: int | None = None,

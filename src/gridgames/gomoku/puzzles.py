@@ -30,9 +30,7 @@ True
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -40,7 +38,7 @@ from importlib import resources
 import numpy as np
 
 from gridgames.gomoku import rules
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point
+from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point, as_whole
 from gridgames.gomoku.notation import format_position, parse_position, shown, shown_value
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
 from gridgames.prepare import KernelGroup, Report, prepare
@@ -442,10 +440,7 @@ def load_puzzles(rule: Rule | str | None = None) -> list[Puzzle]:
 def get_puzzle(puzzle_id: object) -> Puzzle:
     """The shipped puzzle numbered ``puzzle_id`` (ValueError naming the range if none)."""
     puzzles = _shipped()
-    number = None
-    if not isinstance(puzzle_id, bool):
-        with suppress(TypeError):  # numpy's whole numbers are taken too
-            number = operator.index(puzzle_id)  # type: ignore[arg-type]
+    number = as_whole(puzzle_id)  # numpy's whole numbers are taken too
     if number is None:
         raise ValueError(f"a puzzle id is a whole number, got {shown_value(puzzle_id)}")
     for puzzle in puzzles:

@@ -26,7 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from gridgames.queens.board import Square, check_size, whole_number
+from gridgames.numbers import as_whole
+from gridgames.queens.board import Square, check_size
 from gridgames.queens.solver import check_fixed
 
 DEFAULT_LIMIT = 10_000
@@ -78,7 +79,7 @@ def backtrack(n: int, fixed: Iterable[Square] = (), *, limit: int = DEFAULT_LIMI
     if n > MAX_N:
         raise ValueError(f"the backtracking search is for boards of up to {MAX_N:,}×{MAX_N:,}, "
                          f"not {n:,}×{n:,}; solve() completes bigger ones")
-    steps_allowed = whole_number(limit)
+    steps_allowed = as_whole(limit)
     if steps_allowed is None or not 1 <= steps_allowed <= MAX_LIMIT:
         raise ValueError(f"the step limit must be a whole number from 1 to {MAX_LIMIT:,}, "
                          f"not {limit!r}")

@@ -8,8 +8,9 @@ constant).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator
+
+from gridgames.numbers import as_whole
 
 Square = tuple[int, int]
 
@@ -37,20 +38,10 @@ class QueenConflictError(ValueError):
         self.line = line
 
 
-def whole_number(value: object) -> int | None:
-    """``value`` as an int if it is a whole number (numpy's too, not a bool), else None."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
 def check_size(n: object) -> int:
     """Return ``n`` as an int if it is a valid board size (a whole number ≥ 1), else
     raise ValueError."""
-    size = whole_number(n)
+    size = as_whole(n)
     if size is None:
         raise ValueError(f"board size must be an integer, not {n!r}")
     if size < 1:
@@ -62,7 +53,7 @@ def check_square(n: int, square: object) -> Square:
     """Return ``square`` as a ``(row, col)`` tuple if it lies on an N×N board."""
     if not isinstance(square, tuple | list) or len(square) != 2:
         raise ValueError(f"a square is a (row, col) pair, not {square!r}")
-    row, col = whole_number(square[0]), whole_number(square[1])
+    row, col = as_whole(square[0]), as_whole(square[1])
     if row is None or col is None:
         raise ValueError(f"a square is a pair of integers, not {square!r}")
     if not (0 <= row < n and 0 <= col < n):

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gridgames.queens.board import Square, check_size, whole_number
+from gridgames.numbers import as_whole
+from gridgames.queens.board import Square, check_size
 
 MAX_N = 62  # the bitmasks are 64-bit integers
 
@@ -217,7 +218,7 @@ def solutions(n: int, batch: int = 4096) -> Iterator[list[Square]]:
     [(0, 2), (1, 0), (2, 3), (3, 1)]
     """
     n = _check_countable(n)
-    size = whole_number(batch)
+    size = as_whole(batch)
     if size is None or size < 1:
         raise ValueError(f"batch must be a whole number of 1 or more, not {batch!r}")
     state = np.zeros(n + 1, np.int64)  # current row, then the column chosen in each row

@@ -21,8 +21,9 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
+from gridgames.numbers import as_whole
 from gridgames.prepare import KernelGroup, Report, prepare
-from gridgames.queens.board import Placement, Square, check_size, check_square, whole_number
+from gridgames.queens.board import Placement, Square, check_size, check_square
 
 DEFAULT_SEED = 20170101
 # Local search pays off when far more free rows are left than a completion
@@ -389,7 +390,7 @@ def check_fixed(n: int, fixed: Iterable[Square]) -> list[Square]:
     if isinstance(fixed, str) or not isinstance(fixed, Iterable):
         raise TypeError(f"the fixed queens are a list of (row, col) squares, not {fixed!r}")
     squares = list(fixed)
-    if len(squares) == 2 and all(whole_number(value) is not None for value in squares):
+    if len(squares) == 2 and all(as_whole(value) is not None for value in squares):
         raise ValueError(f"the fixed queens are a list of squares, not one square: "
                          f"write [{tuple(squares)!r}] for a queen on {tuple(squares)!r}")
     placement = Placement(n)
@@ -426,7 +427,7 @@ def solve(n: int, fixed: Iterable[Square] = (), *, seed: int = DEFAULT_SEED) -> 
     if n > MAX_SOLVE_N:  # its arrays would fill the memory of most machines
         raise ValueError(f"board size must be at most {MAX_SOLVE_N:,} to solve, not {n:,}")
     pinned = check_fixed(n, fixed)
-    seed_value = whole_number(seed)
+    seed_value = as_whole(seed)
     if seed_value is None or seed_value < 0:
         raise ValueError(f"seed must be a whole number of 0 or more, not {seed!r}")
     if len(pinned) == n:

@@ -1,9 +1,9 @@
-"""Slow work does not hold up the server: a save waiting for a locked database, or a
-long renju position being checked, leaves every other request answered at once.
+"""Slow work does not hold up the server: a save waiting for a locked database leaves
+every other request answered at once.
 
-Each test holds the slow request open (the database locked by another connection, or
-positions thousands of moves long) and checks the order of events: the other requests
-are answered while it is still pending, whatever the machine's load.
+Each test holds the slow request open (the database locked by another connection) and
+checks the order of events: the other requests are answered while it is still pending,
+whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import httpx
 import pytest
 from web_helpers import GAMES, Server, created
-
-from gridgames.gomoku import Board, Rule
 
 # How long the request under test is given to reach the server and start waiting.
 SETTLE_S = 0.5
@@ -148,34 +145,3 @@ def test_moves_of_one_game_waiting_for_the_database_are_saved_in_order_once(
     assert again.result().status_code == 409 and again.result().json()["error"] == "occupied"
     assert second.result().json()["moves"] == [[1, 1], [2, 2]], second.result().text
     assert saved_moves(server_db(server), game_id) == "[[1, 1], [2, 2]]"
-
-
-def long_renju_game(size: int = 64, count: int = 4000) -> list[list[int]]:
-    """A legal renju game ``count`` moves long on a ``size`` × ``size`` board."""
-    board = Board(size, size, rule=Rule.RENJU)
-    moves: list[list[int]] = []
-    for y in range(size):
-        for x in range(size):
-            point = ((x * 7 + y * 3) % size, y)
-            if len(moves) < count and board.illegal_reason(point) is None:
-                board.push(point)
-                moves.append(list(point))
-    assert len(moves) == count and not board.is_game_over()
-    return moves
-
-
-def test_long_positions_being_checked_hold_up_no_other_request(server: Server) -> None:
-    body: dict[str, Any] = {"width": 64, "height": 64, "rule": "renju",
-                            "moves": long_renju_game()}
-    checks = [Pending(lambda http: http.post("/api/gomoku/position", json=body), server.url)
-              for _ in range(6)]
-    time.sleep(SETTLE_S / 2)  # sent, and being checked
-    assert server.http.get("/api/gomoku/options").status_code == 200
-    # A check answered just before the options would reach its thread meanwhile.
-    time.sleep(SETTLE_S / 2)
-    assert not any(check.done.is_set() for check in checks), \
-        "the options waited for a position to be checked"
-    for check in checks:
-        answer = check.result()
-        assert answer.status_code == 200, answer.text
-        assert answer.json()["to_move"] == "black"

@@ -49,7 +49,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from numbers import Integral, Real
 
 import numpy as np
 
@@ -65,6 +64,7 @@ from gridgames.gomoku.board import (
 )
 from gridgames.gomoku.notation import format_renju, shown_value
 from gridgames.gomoku.rules import DIRECTIONS, five_points
+from gridgames.numbers import is_number
 
 __all__ = [
     "BEST_MAX_LOSS",
@@ -151,8 +151,7 @@ def move_accuracy(loss: float) -> float:
 
 def _finite(value: object, name: str) -> None:
     """A ValueError unless ``value`` is a finite number (NaN compares as no number does)."""
-    if isinstance(value, bool) or not isinstance(value, Real) or (
-            not isinstance(value, Integral) and not math.isfinite(value)):
+    if not is_number(value):
         raise ValueError(f"{name} must be a finite number, got {shown_value(value)}")
 
 

@@ -19,14 +19,13 @@ Color.WHITE
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
-from numbers import Integral, Real
 from typing import Any
 
 from gridgames.gomoku.board import Color
 from gridgames.gomoku.notation import read_number, shown, shown_value
+from gridgames.numbers import is_number
 
 MAX_MINUTES = 600  # ten hours: longer games are not timed games
 MAX_INCREMENT_S = 600
@@ -40,8 +39,7 @@ class ClockError(ValueError):
 def _number(value: object, name: str, *, finite: bool = True) -> float:
     """``value`` if it is a (``finite``) number, an int or a float; a ClockError naming it
     ``name`` otherwise: NaN and the infinities would make every time left unreadable."""
-    if isinstance(value, bool) or not isinstance(value, Real) or (
-            finite and not isinstance(value, Integral) and not math.isfinite(value)):
+    if not is_number(value, finite=finite):
         kind = "a finite number" if finite else "a number"
         raise ClockError(f"{name} must be {kind}, got {shown_value(value)}")
     return value  # type: ignore[return-value]

@@ -123,10 +123,12 @@ def check_rule(rule: object) -> Rule:
     return rule
 
 
-def check_color(color: object) -> Color:
-    """``color`` if it is a Color, else a ValueError naming the two."""
+def check_color(color: object, error: type[ValueError] = ValueError,
+                what: str = "a colour") -> Color:
+    """``color`` if it is a Color, else an ``error`` naming the two (``what`` names the
+    value in the message: a clock says "a clock's side", with its own error class)."""
     if not isinstance(color, Color):
-        raise ValueError(f"a colour is Color.BLACK or Color.WHITE, got {_shown(color)}")
+        raise error(f"{what} is Color.BLACK or Color.WHITE, got {_shown(color)}")
     return color
 
 
@@ -202,18 +204,10 @@ class Board:
 
     def illegal_reason(self, point: object) -> str | None:
         """Why ``point`` cannot be played now, or ``None`` if it can."""
-        xy = as_point(point)
-        if xy is None:
-            return (
-                f"{_shown(point)} is not a point: a point is a pair of integers (x, y), "
-                f"x 0 to {self.width - 1} and y 0 to {self.height - 1}"
-            )
-        x, y = xy
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            return (
-                f"{_shown(xy)} is off the board; x must be 0 to {self.width - 1} "
-                f"and y 0 to {self.height - 1}"
-            )
+        try:
+            x, y = on_board(point, self.width, self.height)
+        except IllegalMoveError as error:
+            return str(error)
         outcome = self.outcome()
         stone = int(self.grid[y + 1, x + 1])
         foul = Foul.NONE
@@ -221,7 +215,7 @@ class Board:
             foul = Foul(int(rules.forbidden_kind(self.grid, x, y)))
         if outcome is None and stone == rules.EMPTY and not foul:
             return None  # the usual case, answered without naming the point
-        name = self.point_name(xy)
+        name = self.point_name((x, y))
         if outcome is not None:
             return f"{name} is not playable: the game is over ({outcome})"
         if stone != rules.EMPTY:
@@ -376,10 +370,20 @@ class Board:
         return "\n".join(rows)
 
     def _on_board(self, point: Point) -> Point:
-        xy = as_point(point)
-        if xy is None or not self.contains(xy):
-            raise IllegalMoveError(self.illegal_reason(point) or "")
-        return xy
+        return on_board(point, self.width, self.height)
+
+
+def on_board(point: object, width: int, height: int) -> Point:
+    """``point`` as plain ints if it is on a ``width`` × ``height`` board, else an
+    IllegalMoveError saying what a point of that board is."""
+    xy = as_point(point)
+    if xy is None:
+        raise IllegalMoveError(f"{_shown(point)} is not a point: a point is a pair of "
+                               f"integers (x, y), x 0 to {width - 1} and y 0 to {height - 1}")
+    if not (0 <= xy[0] < width and 0 <= xy[1] < height):
+        raise IllegalMoveError(f"{_shown(xy)} is off the board; x must be 0 to {width - 1} "
+                               f"and y 0 to {height - 1}")
+    return xy
 
 
 def as_point(point: object) -> Point | None:

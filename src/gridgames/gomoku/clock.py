@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridgames.gomoku.board import Color
+from gridgames.gomoku.board import Color, check_color
 from gridgames.gomoku.notation import read_number, shown, shown_value
 from gridgames.numbers import is_number
 
@@ -46,10 +46,7 @@ def _number(value: object, name: str, *, finite: bool = True) -> float:
 
 
 def _color(color: object) -> Color:
-    if not isinstance(color, Color):
-        raise ClockError(f"a clock's side is Color.BLACK or Color.WHITE, got "
-                         f"{shown_value(color)}")
-    return color
+    return check_color(color, ClockError, "a clock's side")
 
 
 def _in_units(ms: float, unit_ms: int) -> str:

@@ -6,6 +6,13 @@ along a line stops at the edge without bounds checks. Point ``(x, y)`` lives
 at ``grid[y + 1, x + 1]``. These kernels *are* the rules: the board, the
 engine and the front ends all decide wins and renju fouls through them.
 
+The kernels are internal and check nothing, as they run in the engine's hot
+loops: the grid must be a board's (``int8``, walled), and a point must be on
+it (``0 <= x < width``, ``0 <= y < height``). An off-board point reads, and
+the foul check writes, the walls or memory outside the array. Public calls
+check first: :class:`~gridgames.gomoku.board.Board` refuses an off-board
+point before it asks a kernel.
+
 >>> from gridgames.gomoku import Rule
 >>> Rule.RENJU.gomocup, Rule.from_gomocup(9)
 (4, <Rule.CARO_EXACT: 'caro-exact'>)

@@ -31,7 +31,7 @@ from gridgames.prepare import KernelGroup, Report, prepare, stderr_report
 
 DEFAULT_TIME_MS = 3000
 # The most search threads ``think`` takes: helpers beyond the cores only take turns
-# with the main search on them, and stop late.
+# with the main search on them.
 MAX_THREADS = 64
 # Reserved at the end of a timed search for stopping and building the result.
 TIME_MARGIN_MS = 15
@@ -328,12 +328,11 @@ def _ensure_ready(groups: Sequence[KernelGroup] = KERNEL_GROUPS) -> None:
 
 
 class Watchdog:
-    """Raises the search's stop flag at the deadline or when ``stop`` is set."""
+    """Calls ``stop_search`` once, at the deadline or when ``stop`` is set."""
 
-    def __init__(self, flags: np.ndarray, index: int, deadline: float | None,
+    def __init__(self, stop_search: Callable[[], None], deadline: float | None,
                  stop: StopSignal | None) -> None:
-        self.flags = flags
-        self.index = index
+        self.stop_search = stop_search
         self.deadline = deadline
         self.stop = stop
         self._done = threading.Event()
@@ -347,7 +346,7 @@ class Watchdog:
             if (self.deadline is not None and time.perf_counter() >= self.deadline) or (
                 self.stop is not None and self.stop.is_set()
             ):
-                self.flags[self.index] = 1
+                self.stop_search()
                 return
 
     def close(self) -> None:
@@ -429,27 +428,50 @@ class Helpers:
     the one before it, until stopped; the kernels release the GIL, so they run
     on other cores while the main search goes on. Each keeps the best move of
     its deepest finished iteration, which the main search may not have reached.
+    Each builds its board on its own thread, so the main search starts at once;
+    none is started once ``pos``'s stop flag is up.
     """
 
     def __init__(self, board: Board, pos: P.Position, count: int,
                  weights: EvalWeights | None = None) -> None:
-        self.positions = [load_position(board, pos.tt, P.params_of(pos), weights)
-                          for _ in range(count)]
         # (depth, move, score, pv) of each helper's deepest finished iteration
         self.finished: list[tuple[int, int, int, tuple[Point, ...]] | None] = [None] * count
+        self.positions: list[P.Position] = []  # the helpers' boards, once built
+        self._stopped = False
+        self._lock = threading.Lock()
+        # held until all are started: a thread starts slowly on cores busy with searches
+        self._go = threading.Event()
+        # one board built at a time: builders all at once would hold up the main
+        # search, which needs the GIL between its iterations
+        self._building = threading.Lock()
         self._threads = []
         n = int(pos.info[P.I_ROOT_COUNT])
-        for i, helper in enumerate(self.positions):
-            # the main search's root, as the threat stage left it
-            helper.root[:, :n] = pos.root[:, :n]
-            helper.info[P.I_ROOT_COUNT] = n
-            helper.info[P.I_AGE] = pos.info[P.I_AGE]
+        # copies: the caller may play on once the move is chosen, and the main search
+        # reorders its root moves
+        self._board = board.copy()
+        self._root = pos.root[:, :n].copy()
+        self._tt, self._params, self._weights = pos.tt, P.params_of(pos), weights
+        self._age = int(pos.info[P.I_AGE])
+        for i in range(count):
+            if pos.info[P.I_STOP]:
+                break
             thread = threading.Thread(target=self._run, args=(i, 2 + i), daemon=True)
             self._threads.append(thread)
             thread.start()
+        self._go.set()
 
     def _run(self, index: int, first_depth: int) -> None:
-        pos = self.positions[index]
+        self._go.wait()
+        with self._building:
+            pos = load_position(self._board, self._tt, self._params, self._weights)
+        n = self._root.shape[1]
+        pos.root[:, :n] = self._root
+        pos.info[P.I_ROOT_COUNT] = n
+        pos.info[P.I_AGE] = self._age
+        with self._lock:
+            self.positions.append(pos)
+            if self._stopped:
+                return
         for depth in range(first_depth, P.MAX_PLY - 16):
             score = int(S.search_root(pos, depth, -S.INF, S.INF, 0))
             if pos.info[P.I_ABORT]:
@@ -465,11 +487,20 @@ class Helpers:
     def nodes(self) -> int:
         return sum(int(helper.info[P.I_NODES]) for helper in self.positions)
 
-    def stop(self) -> None:
-        for helper in self.positions:
-            helper.info[P.I_STOP] = 1
+    def signal(self) -> None:
+        """Raise every helper's stop flag (one still building its board stops once
+        built); safe from any thread."""
+        with self._lock:
+            self._stopped = True
+            for helper in self.positions:
+                helper.info[P.I_STOP] = 1
+
+    def stop(self, until: float | None = None) -> None:
+        """Stop the helpers and wait for them to end, or until ``until`` at the latest
+        (a ``time.perf_counter()`` time): one still running then ends on its own."""
+        self.signal()
         for thread in self._threads:
-            thread.join()
+            thread.join(None if until is None else max(until - time.perf_counter(), 0))
 
 
 def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCallback | None,
@@ -519,7 +550,12 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
         move = board.legal_moves[0]
         return [_result(move, -S.MATE + 2, -1, 1, (move,), 0, started)]
 
-    watchdog = Watchdog(info, P.I_STOP, deadline, stop)
+    def stop_search() -> None:  # the helpers stop with the main search, not after it
+        info[P.I_STOP] = 1
+        if helpers is not None:
+            helpers.signal()
+
+    watchdog = Watchdog(stop_search, deadline, stop)
     try:
         if multipv == 1:
             # threat-space search first: a forced win by fours, then by fours and threes
@@ -586,7 +622,10 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 if P.cell_point(pos, idx) not in taken:
                     done.append(result(idx, 0, 0, ()))
         if helpers is not None:
-            helpers.stop()
+            # no later than the limit: with more threads than cores, a helper may need a
+            # while to get a core and see its stop flag
+            limit_end = watchdog.deadline
+            helpers.stop(None if limit_end is None else limit_end + TIME_MARGIN_MS / 1000)
             deepest = helpers.deepest()
             if deepest is not None:
                 helper_depth, idx, score, pv = deepest
@@ -597,4 +636,4 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     finally:
         watchdog.close()
         if helpers is not None:
-            helpers.stop()
+            helpers.signal()

@@ -398,3 +398,29 @@ def test_a_caro_attacker_may_stop_the_defenders_four_at_the_far_end_with_a_four(
         board = Board(15, rule=rule)
         board.push_many(moves)
         assert VcfProver(board).attacking_moves(Color.BLACK) == expected, rule
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: p.foul((-1, -1), Color.BLACK),
+    lambda p: p.place((15, 0), Color.BLACK),
+    lambda p: p.remove((0, 15)),
+    lambda p: p.stone((0.5, 1)),
+    lambda p: p.fives_near((3, 99), Color.WHITE),
+])
+def test_the_prover_refuses_a_point_off_its_board_and_leaves_its_walls(call):
+    board = Board(15, rule=Rule.RENJU)
+    for point in [(0, 0), (1, 1), (2, 2), (3, 3)]:  # black on a1 to d4 and white apart
+        board.push(point)
+        board.push((14 - point[0], 10))
+    prover = VcfProver(board)
+    grid = prover.grid.copy()
+    with pytest.raises(IllegalMoveError, match=r"x (must be )?0 to 14 and y 0 to 14"):
+        call(prover)
+    assert np.array_equal(prover.grid, grid)
+
+
+def test_the_prover_places_only_stones_of_a_colour():
+    prover = VcfProver(Board(15))
+    with pytest.raises(ValueError, match=r"Color\.BLACK or Color\.WHITE, got 7"):
+        prover.place((1, 1), 7)
+    assert prover.stone((1, 1)) == 0

@@ -38,7 +38,16 @@ from importlib import resources
 import numpy as np
 
 from gridgames.gomoku import rules
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, as_point, as_whole
+from gridgames.gomoku.board import (
+    Board,
+    Color,
+    IllegalMoveError,
+    Point,
+    as_point,
+    as_whole,
+    check_color,
+    on_board,
+)
 from gridgames.gomoku.notation import format_position, parse_position, shown, shown_value
 from gridgames.gomoku.rules import DIRECTIONS, Foul, Rule, rule_kernel
 from gridgames.prepare import KernelGroup, Report, prepare
@@ -200,14 +209,21 @@ class VcfProver:
     def _points(self, count: int) -> list[Point]:
         return [(int(c) % self.width, int(c) // self.width) for c in self._buffer[:count]]
 
+    def _on_board(self, point: Point) -> Point:
+        # the grid and the kernels would read and write past the board's edge
+        return on_board(point, self.width, self.height)
+
     def stone(self, point: Point) -> int:
-        return int(self.grid[point[1] + 1, point[0] + 1])
+        x, y = self._on_board(point)
+        return int(self.grid[y + 1, x + 1])
 
     def place(self, point: Point, color: Color) -> None:
-        self.grid[point[1] + 1, point[0] + 1] = color
+        x, y = self._on_board(point)
+        self.grid[y + 1, x + 1] = check_color(color)
 
     def remove(self, point: Point) -> None:
-        self.grid[point[1] + 1, point[0] + 1] = rules.EMPTY
+        x, y = self._on_board(point)
+        self.grid[y + 1, x + 1] = rules.EMPTY
 
     def fives(self, color: Color) -> list[Point]:
         """Where ``color`` would make a winning five now, in reading order."""
@@ -215,8 +231,8 @@ class VcfProver:
 
     def fives_near(self, point: Point, color: Color) -> list[Point]:
         """The five points of ``color`` on the four lines through ``point``."""
-        count = _five_points_near(self.grid, point[0], point[1], int(color), self.rule.code,
-                                  self._buffer)
+        x, y = self._on_board(point)
+        count = _five_points_near(self.grid, x, y, int(color), self.rule.code, self._buffer)
         return sorted(self._points(count), key=lambda p: (p[1], p[0]))
 
     def fours(self, color: Color) -> list[Point]:
@@ -229,7 +245,8 @@ class VcfProver:
         """Why ``color`` may not play the empty ``point`` (renju black only)."""
         if self.rule is not Rule.RENJU or color is not Color.BLACK:
             return Foul.NONE
-        return Foul(int(rules.forbidden_kind(self.grid, point[0], point[1])))
+        x, y = self._on_board(point)
+        return Foul(int(rules.forbidden_kind(self.grid, x, y)))
 
     def blocks(self, attacker: Color, fives: Sequence[Point]) -> list[Point]:
         """The defender's legal moves that leave the attacker no five, in reading order.

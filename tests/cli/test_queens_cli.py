@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -313,16 +314,14 @@ def test_count_command() -> None:
     assert result.stdout.startswith("92 solutions for the 8×8 board (counted in")
 
 
-@pytest.mark.parametrize("args", [["count", "--n", "22"], ["solve", "--n", "10000000"]])
-def test_ctrl_c_stops_a_long_count_or_solve_at_once(args: list[str]) -> None:
-    """Both run in one compiled call, where Python never saw Ctrl+C: a count of a
-    large board went on for hours after it."""
+def test_ctrl_c_stops_a_long_solve_at_once() -> None:
+    """It runs in one compiled call, where Python never saw Ctrl+C: a solve of a large
+    board went on after it."""
     from gridgames.queens import warm_up
 
     warm_up()  # compiled (on a fresh machine) before the command starts, not during it
-    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=60)
-    if args[0] == "count":
-        child.expect("Ctrl\\+C stops it")
+    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], "solve", "--n", "10000000"],
+                          encoding="utf-8", timeout=60)
     time.sleep(1.5)  # well into the compiled call
     child.sendintr()
     pressed = time.monotonic()
@@ -331,6 +330,82 @@ def test_ctrl_c_stops_a_long_count_or_solve_at_once(args: list[str]) -> None:
     assert time.monotonic() - pressed < 5
     assert child.signalstatus == signal.SIGINT
     assert "Traceback" not in (child.before or "")
+
+
+PROGRESS = (r"18×18: (\d+\.\d)% searched in \d+ s, "
+            r"(about [\w ]+ left|time left not known yet); (\d+) solutions so far")
+PARTIAL = (r"stopped by {why} after \d+ s: a partial count, (\d+) solutions for the 18×18 "
+           r"board in the (\d+\.\d)% of the search done \(not the total\)")
+
+
+def test_a_long_count_shows_its_progress_in_lines_and_ctrl_c_gives_a_partial_count() -> None:
+    """The count of 18×18 (minutes) ran in silence, and Ctrl-C ended it with nothing."""
+    process = subprocess.Popen([*COMMAND, "count", "--n", "18"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    line = process.stderr.readline()  # a line every 5 s: stderr is no terminal
+    while line.startswith(("preparing", "  [", "the queens solver is ready")):
+        line = process.stderr.readline()  # the first run compiles the kernels
+    progress = re.fullmatch(PROGRESS, line.rstrip("\n"))
+    assert progress, line
+    assert progress[2].startswith("about")  # seconds into the count: an estimate
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    partial = re.fullmatch(PARTIAL.format(why="Ctrl-C"), stdout.rstrip("\n"))
+    assert partial, stdout
+    assert int(progress[3]) <= int(partial[1]) < 666090624  # the total, for 18×18
+    assert float(progress[1]) <= float(partial[2]) < 100
+    assert "Traceback" not in stderr
+
+
+def count_on_a_terminal(*args: str) -> tuple[pexpect.spawn, list[str]]:
+    """A count of 18×18 on a terminal, after its progress was shown twice."""
+    child = pexpect.spawn(COMMAND[0], [*COMMAND[1:], *args], encoding="utf-8", timeout=60,
+                          dimensions=(24, 120))
+    shown = []
+    for _ in range(2):
+        child.expect("\r" + PROGRESS + "\x1b\\[K")  # one line, written over in place
+        shown.append(child.match[0])
+    return child, shown
+
+
+def test_a_count_on_a_terminal_updates_one_line_and_stops_on_ctrl_c() -> None:
+    child, shown = count_on_a_terminal("count", "--n", "18")
+    assert "\n" not in "".join(shown)
+    child.sendintr()
+    child.expect("\r\x1b\\[K")  # the progress line is cleared
+    child.expect(PARTIAL.format(why="Ctrl-C"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
+
+
+def test_sigterm_stops_a_count_as_ctrl_c_does() -> None:
+    child, _ = count_on_a_terminal("count", "--n", "18")
+    child.kill(signal.SIGTERM)
+    child.expect(PARTIAL.format(why="SIGTERM"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 128 + signal.SIGTERM
+
+
+def test_ctrl_c_stops_a_count_in_the_game_and_the_game_goes_on() -> None:
+    """The game offered counting only up to 16×16 ("use gridgames queens count"), and
+    Ctrl-C during a count left the game."""
+    child = spawn("--n", "18")
+    prompt(child)
+    child.sendline("count")
+    child.expect("\r" + PROGRESS)
+    child.sendintr()
+    child.expect(PARTIAL.format(why="Ctrl-C").replace("stopped", "Stopped") + "\\.")
+    prompt(child)
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback() -> None:
@@ -362,3 +437,11 @@ def test_one_queen_and_bad_sizes_are_told_in_sentences() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_reset_clears_the_board_as_restart_does() -> None:
+    """The seed's Restart button is often called reset: it said "'reset' is not a
+    square"."""
+    replies = game_replies(["a1", "reset", "solve"])
+    assert replies[1] == "New board."
+    assert replies[2].endswith(": placed 8 queens.")

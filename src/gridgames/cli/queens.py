@@ -2,7 +2,8 @@
 
     gridgames queens [--n N]                        play (default 8×8)
     gridgames queens solve --n N [--fixed SQUARES]  complete a board, keeping those queens
-    gridgames queens count --n N                    count every solution
+    gridgames queens count --n N                    count every solution (progress on
+                                                    stderr; Ctrl+C stops with a partial count)
     gridgames queens count --n N --cluster ADDRESS  count on a Ray cluster
     gridgames queens backtrack --n N [--fixed SQUARES] [--limit STEPS]
                                                     the textbook search, step by step
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import re
 import shutil
 import signal
@@ -25,30 +27,30 @@ import string
 import sys
 import time
 from collections.abc import Iterator
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from gridgames.gomoku.notation import read_number, shown
 from gridgames.prepare import stderr_report
 from gridgames.queens import (
     Placement,
     QueenConflictError,
-    count_solutions,
     hint,
     solve,
     warm_up,
 )
 from gridgames.queens.backtracking import DEFAULT_LIMIT, MAX_LIMIT, backtrack
 from gridgames.queens.board import Square
-from gridgames.queens.counter import MAX_N
+from gridgames.queens.counter import MAX_N, CountProgress, count_progress
 from gridgames.queens.solver import MAX_SOLVE_N
 
+from .stopping import STOPS, signals_stop, why_and_status
 from .terminal import ask, column_bands, counted
 
 NAME = "queens"
 HELP = "The N-Queens puzzle: play it, solve it, count solutions"
 
 MAX_PLAY_N = 26  # one letter per column
-MAX_PLAY_COUNT_N = 16  # counting larger boards takes minutes
+PROGRESS_LINE_EVERY = 5.0  # seconds between a count's progress lines on a log, not a terminal
 LETTERS = string.ascii_lowercase
 
 _LETTER_FIRST = re.compile(r"([a-z])\s*,?\s*(\d+)")
@@ -169,6 +171,37 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
+def format_duration(seconds: float) -> str:
+    """A rough length of time, as a wait is told.
+
+    >>> format_duration(42.7), format_duration(200), format_duration(7500)
+    ('42 s', '3 min 20 s', '2 h 5 min')
+    >>> format_duration(3 * 86400 + 7200), format_duration(5e8), format_duration(1e30)
+    ('3 days 2 h', '15 years', 'a million years or more')
+    """
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60} min"
+    days = whole // 86400
+    if days < 365:
+        return f"{counted(days, 'day')} {whole % 86400 // 3600} h"
+    years = days // 365
+    return counted(years, "year") if years < 1_000_000 else "a million years or more"
+
+
+def format_share(share: float) -> str:
+    """A share as a percentage, rounded down: a search not over is never shown 100% done.
+
+    >>> format_share(0.25), format_share(0.99999), format_share(1.0)
+    ('25.0%', '99.9%', '100.0%')
+    """
+    return f"{math.floor(share * 1000) / 10:.1f}%"
+
+
 def parse_size(text: str | None, default: int, maximum: int, *,
                what: str = "board size") -> int:
     """A whole number from 1 to ``maximum`` (``default`` when not given)."""
@@ -231,7 +264,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the most steps to show (1 to {MAX_LIMIT:,}, "
                         f"default {DEFAULT_LIMIT:,})")
     counter = actions.add_parser(
-        "count", help="count every solution", description="Count the solutions of the N×N board."
+        "count", help="count every solution",
+        description="Count the solutions of the N×N board, showing the progress on stderr. "
+        "Ctrl+C stops the count and prints the solutions found so far, marked as a partial "
+        "count (exit status 130).",
     )
     _one_line_errors(counter)
     counter.add_argument("--n", metavar="N", default=argparse.SUPPRESS,
@@ -350,8 +386,8 @@ def _ctrl_c_stops_at_once() -> Iterator[None]:
     """Let Ctrl+C end the process at once during one long compiled call.
 
     Python acts on Ctrl+C only between bytecodes, never inside a compiled kernel, so a
-    count or a solve of a large board went on as if Ctrl+C had not been pressed; here
-    there is nothing to save, and the signal's default action ends the process.
+    solve of a large board went on as if Ctrl+C had not been pressed; here there is
+    nothing to save, and the signal's default action ends the process.
     """
     try:
         previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -382,18 +418,94 @@ def run_count(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         return _count_on_cluster(n, args.cluster, args.cluster_ship)
     warm_up(stderr_report("the queens solver"))
-    if n > MAX_PLAY_COUNT_N:
-        print(f"counting the {n}×{n} board takes long (each size up takes about seven times "
-              f"as long as the one before; {MAX_PLAY_COUNT_N}: about 5 s); Ctrl+C stops it",
-              file=sys.stderr, flush=True)
-    start = time.perf_counter()
-    with _ctrl_c_stops_at_once():
-        count = count_solutions(n)
-    elapsed = format_seconds(time.perf_counter() - start)
+    with signals_stop():
+        progress, seconds, stop = count_showing_progress(n, sys.stderr)
+    if stop is not None:
+        why, status = why_and_status(stop)
+        print(partial_count(n, progress, seconds, why))
+        return status
     print(
-        f"{counted(count, 'solution')} for the {n}×{n} board (counted in {elapsed})"
+        f"{counted(progress.solutions, 'solution')} for the {n}×{n} board "
+        f"(counted in {format_seconds(seconds)})"
     )
     return 0
+
+
+def count_showing_progress(
+    n: int, stream: TextIO
+) -> tuple[CountProgress, float, BaseException | None]:
+    """Count the n×n board's solutions, showing the progress on ``stream``: the last
+    progress (the total when finished), the seconds taken, and what stopped the count
+    (Ctrl-C, or a signal that stops as Ctrl-C does) or None."""
+    shown = ProgressLine(stream)
+    progress = CountProgress(0, 0.0, False)
+    start = time.perf_counter()
+    try:
+        for progress in count_progress(n):
+            if not progress.finished:
+                shown.show(describe_progress(n, progress, time.perf_counter() - start))
+    except STOPS as stop:
+        return progress, time.perf_counter() - start, stop
+    finally:
+        shown.clear()
+    return progress, time.perf_counter() - start, None
+
+
+def describe_progress(n: int, progress: CountProgress, seconds: float) -> str:
+    """What a count has done, with the time it took and an estimate of the time left
+    (first, so that a narrow terminal cuts the count so far rather than them).
+
+    >>> progress = CountProgress(1234, 0.25, False)
+    >>> print(describe_progress(18, progress, 30.5))  # doctest: +NORMALIZE_WHITESPACE
+    18×18: 25.0% searched in 30 s, about 1 min 31 s left; 1234 solutions so far
+    """
+    done = progress.searched
+    if seconds >= 1 and done > 0:
+        left = f"about {format_duration(seconds * (1 - done) / done)} left"
+    else:
+        left = "time left not known yet"
+    return (f"{n}×{n}: {format_share(done)} searched in {format_duration(seconds)}, {left}; "
+            f"{counted(progress.solutions, 'solution')} so far")
+
+
+def partial_count(n: int, progress: CountProgress, seconds: float, why: str) -> str:
+    """The count so far, told as partial.
+
+    >>> progress = CountProgress(1234, 0.25, False)
+    >>> print(partial_count(18, progress, 30.5, "Ctrl-C"))  # doctest: +NORMALIZE_WHITESPACE
+    stopped by Ctrl-C after 30 s: a partial count, 1234 solutions for the 18×18 board
+    in the 25.0% of the search done (not the total)
+    """
+    return (f"stopped by {why} after {format_duration(seconds)}: a partial count, "
+            f"{counted(progress.solutions, 'solution')} for the {n}×{n} board in the "
+            f"{format_share(progress.searched)} of the search done (not the total)")
+
+
+class ProgressLine:
+    """A long task's progress on ``stream``: one line rewritten in place on a terminal,
+    else a line every :data:`PROGRESS_LINE_EVERY` seconds, so that a log stays short."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.in_place = stream.isatty()
+        self.next_line = time.monotonic() + PROGRESS_LINE_EVERY
+        self.showing = False
+
+    def show(self, text: str) -> None:
+        if self.in_place:
+            # Cut to the width: a line that wraps cannot be rewritten in place.
+            self.stream.write(f"\r{text[:terminal_width() - 1]}\x1b[K")
+            self.showing = True
+        elif time.monotonic() >= self.next_line:
+            self.stream.write(f"{text}\n")
+            self.next_line += PROGRESS_LINE_EVERY
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.showing:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.showing = False
 
 
 def _count_on_cluster(n: int, address: str, ship_package: bool) -> int:
@@ -428,8 +540,8 @@ Commands:
               the same square again removes the queen
   solve       complete the board, keeping your queens, and show the time taken
   hint        show a square that keeps the board solvable
-  restart     clear the board
-  count       count every solution for this board size
+  restart     clear the board (reset works too)
+  count       count every solution for this board size (Ctrl-C stops it)
   size N      start again on an N×N board (1 to {max_n})
   help        show this text
   quit        leave (Ctrl-D works too)"""
@@ -480,7 +592,7 @@ class Game:
         try:
             if command == "help" and len(words) == 1:
                 print(self.instructions())
-            elif command == "restart" and len(words) == 1:
+            elif command in ("restart", "reset") and len(words) == 1:
                 self.placement.clear()
                 print("New board.")
                 self.show()
@@ -575,16 +687,13 @@ class Game:
             print(f"Try a queen on {format_square(square, self.n)}.")
 
     def count(self) -> None:
-        if self.n > MAX_PLAY_COUNT_N:
-            print(
-                f"Counting is offered here up to {MAX_PLAY_COUNT_N}×{MAX_PLAY_COUNT_N}; "
-                f"use 'gridgames queens count --n {self.n}' for bigger boards."
-            )
+        progress, seconds, stop = count_showing_progress(self.n, sys.stderr)
+        if stop is not None:  # Ctrl-C stops the count, not the game
+            why, _ = why_and_status(stop)
+            message = partial_count(self.n, progress, seconds, why)
+            print(f"{message[:1].upper()}{message[1:]}.")
             return
-        start = time.perf_counter()
-        count = count_solutions(self.n)
-        elapsed = format_seconds(time.perf_counter() - start)
         print(
-            f"The {self.n}×{self.n} board has {counted(count, 'solution')} "
-            f"(counted in {elapsed})."
+            f"The {self.n}×{self.n} board has {counted(progress.solutions, 'solution')} "
+            f"(counted in {format_seconds(seconds)})."
         )

@@ -81,19 +81,23 @@ test: dev ## ruff, mypy, the whole test suite and the strict docs build
 	$(BIN)/pytest
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# The engine and rules tests on the oldest numba, numpy and llvmlite we support
-# (constraints/oldest.txt), in a venv of their own with its own kernel cache.
+# The engine, rules and web tests on the oldest releases of every dependency we support
+# (constraints/oldest.txt), in a venv of their own with its own kernel cache. The browser
+# and load tests need the newest tools, and stay with `make test`.
 $(OLDEST)/.installed: pyproject.toml constraints/oldest.txt
 	$(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
 	$(OLDEST)/bin/pip install --quiet -c constraints/oldest.txt -e . \
-		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100'
+		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100' 'httpx>=0.27' 'schemathesis>=3.30'
 	touch $@
 
-test-oldest: $(OLDEST)/.installed ## the engine and rules tests on the oldest numba, numpy and llvmlite
-	$(OLDEST)/bin/python -c "import numba, numpy; print('numba', numba.__version__, 'numpy', numpy.__version__)"
+test-oldest: $(OLDEST)/.installed ## the engine, rules and web tests on the oldest dependencies
+	$(OLDEST)/bin/pip list --format=freeze 2>/dev/null | grep -i -E \
+		'^(numba|numpy|llvmlite|fastapi|starlette|pydantic|uvicorn|platformdirs)=='
 	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -q \
 		tests/gomoku tests/queens tests/test_numba_untouched.py
+	NUMBA_CACHE_DIR=$(CURDIR)/$(OLDEST)/numba-cache $(OLDEST)/bin/pytest -q tests/web \
+		--ignore=tests/web/test_web_browser.py --ignore=tests/web/test_web_load.py
 
 clean:
 	rm -rf $(VENV) $(OLDEST) .pytest_cache .mypy_cache .ruff_cache

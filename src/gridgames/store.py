@@ -15,6 +15,7 @@ is committed before the call returns.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -28,6 +29,10 @@ from typing import Any
 import platformdirs
 
 Point = tuple[int, int]
+
+# How long a call waits for the database while another program holds it locked, before
+# it fails with sqlite3.OperationalError "database is locked" (sqlite3's busy timeout).
+WAIT_S = 5.0
 
 # The first version's columns; the later ones are added by _ADDED_COLUMNS, to a new
 # database as to an older one, so that each column is declared once.
@@ -139,6 +144,10 @@ class GameNotFoundError(KeyError):
     """No game is stored under this id."""
 
 
+class _Deadline(threading.local):
+    at: float | None = None  # time.monotonic(); None: each call waits WAIT_S
+
+
 class GameStore:
     """A small game table on :mod:`sqlite3`; safe to share between threads."""
 
@@ -148,9 +157,10 @@ class GameStore:
             Path(target).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(target)
         self._lock = threading.Lock()
+        self._deadline = _Deadline()
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.row_factory = sqlite3.Row
-        with self._lock, self._db:
+        with self._locked(), self._db:
             if self.path != ":memory:":
                 # WAL keeps readers unblocked; a commit survives the process being killed.
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -171,12 +181,39 @@ class GameStore:
         with self._lock:
             self._db.close()
 
+    @contextlib.contextmanager
+    def deadline(self, at: float) -> Iterator[None]:
+        """Calls from this thread within the block wait for a database locked by another
+        program until ``at`` (:func:`time.monotonic`) at most, rather than WAIT_S each:
+        calls queued one after another then each end by their own deadline.
+
+        >>> store = GameStore(":memory:")
+        >>> with store.deadline(time.monotonic() + 0.5):
+        ...     store.exists("no-such-game")
+        False
+        """
+        before, self._deadline.at = self._deadline.at, at
+        try:
+            yield
+        finally:
+            self._deadline.at = before
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The connection for one call, which waits for a locked database until this
+        thread's deadline."""
+        with self._lock:
+            at = self._deadline.at
+            wait_s = WAIT_S if at is None else max(0.0, at - time.monotonic())
+            self._db.execute(f"PRAGMA busy_timeout = {round(wait_s * 1000)}")
+            yield
+
     def create(self, game: StoredGame, *, rematch_of: str | None = None) -> StoredGame:
         """Save a new game under a fresh id and return it; with ``rematch_of``, the game
         it is a rematch of records it in the same commit."""
         now = time.time()
         saved = replace(game, id=secrets.token_urlsafe(9), created=now, updated=now)
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute(
                 "INSERT INTO gomoku_games (id, width, height, rule, black, white, level, "
                 "time_ms, moves, times_ms, finished, created, updated, token_hash, opening, "
@@ -199,7 +236,7 @@ class GameStore:
         return saved
 
     def get(self, game_id: str) -> StoredGame:
-        with self._lock:
+        with self._locked():
             row = self._db.execute("SELECT * FROM gomoku_games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise GameNotFoundError(game_id)
@@ -210,7 +247,7 @@ class GameStore:
                   loser: str = "", termination: str = "") -> None:
         """Replace a game's moves (after a move or an undo), with its clock and how it was
         lost off the board, if it was, and commit."""
-        with self._lock, self._db:
+        with self._locked(), self._db:
             cursor = self._db.execute(
                 "UPDATE gomoku_games SET moves = ?, times_ms = ?, finished = ?, clock = ?, "
                 "loser = ?, termination = ?, updated = ? WHERE id = ?",
@@ -235,7 +272,7 @@ class GameStore:
         >>> store.get(game.id).opening_actions
         ['place h8']
         """
-        with self._lock, self._db:
+        with self._locked(), self._db:
             cursor = self._db.execute(
                 "UPDATE gomoku_games SET opening_actions = ?, black = ?, white = ?, moves = ?, "
                 "times_ms = ?, clock = ?, updated = ? WHERE id = ?",
@@ -247,7 +284,7 @@ class GameStore:
 
     def set_clock(self, game_id: str, clock: dict[str, Any]) -> None:
         """Replace a game's clock alone (the server's downtime taken off it)."""
-        with self._lock, self._db:
+        with self._locked(), self._db:
             cursor = self._db.execute("UPDATE gomoku_games SET clock = ? WHERE id = ?",
                                       (_clock_text(clock), game_id))
         if cursor.rowcount == 0:
@@ -257,7 +294,7 @@ class GameStore:
                   joined: bool = False) -> None:
         """Save the token hash and the seat of a friend invited to play, and whether they
         have opened the invitation, and commit."""
-        with self._lock, self._db:
+        with self._locked(), self._db:
             cursor = self._db.execute(
                 "UPDATE gomoku_games SET guest_token_hash = ?, guest_seat = ?, guest_joined = ?, "
                 "updated = ? WHERE id = ?", (token_hash, seat, int(joined), time.time(), game_id))
@@ -266,7 +303,7 @@ class GameStore:
 
     def mark_alive(self, now: float) -> None:
         """Record that the server is running at ``now`` (seconds since the epoch)."""
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute("INSERT INTO server_alive (id, at) VALUES (1, ?) "
                              "ON CONFLICT (id) DO UPDATE SET at = excluded.at", (now,))
 
@@ -279,12 +316,12 @@ class GameStore:
         >>> store.mark_alive(100.0); store.mark_alive(101.0); store.last_alive()
         101.0
         """
-        with self._lock:
+        with self._locked():
             row = self._db.execute("SELECT at FROM server_alive WHERE id = 1").fetchone()
         return None if row is None else float(row["at"])
 
     def delete(self, game_id: str) -> None:
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute("DELETE FROM gomoku_games WHERE id = ?", (game_id,))
             self._db.execute("DELETE FROM gomoku_reviews WHERE game_id = ?", (game_id,))
 
@@ -299,7 +336,7 @@ class GameStore:
         """
         if not self.exists(game_id):
             raise GameNotFoundError(game_id)
-        with self._lock, self._db:
+        with self._locked(), self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO gomoku_reviews (game_id, moves, review, updated) "
                 "VALUES (?, ?, ?, ?)",
@@ -308,7 +345,7 @@ class GameStore:
 
     def review(self, game_id: str) -> tuple[list[Point], dict[str, Any]] | None:
         """The saved review of a game and the moves it judged, or None."""
-        with self._lock:
+        with self._locked():
             row = self._db.execute("SELECT moves, review FROM gomoku_reviews WHERE game_id = ?",
                                    (game_id,)).fetchone()
         if row is None:
@@ -316,14 +353,14 @@ class GameStore:
         return [(x, y) for x, y in json.loads(row["moves"])], json.loads(row["review"])
 
     def exists(self, game_id: str) -> bool:
-        with self._lock:
+        with self._locked():
             row = self._db.execute("SELECT 1 FROM gomoku_games WHERE id = ?",
                                    (game_id,)).fetchone()
         return row is not None
 
     def unfinished(self) -> Iterator[StoredGame]:
         """Games still in progress, oldest first."""
-        with self._lock:
+        with self._locked():
             rows = self._db.execute(
                 "SELECT * FROM gomoku_games WHERE finished = 0 ORDER BY created"
             ).fetchall()

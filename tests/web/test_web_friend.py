@@ -8,10 +8,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from starlette.requests import HTTPConnection
 from web_helpers import GAMES, Server, assert_error, new_game, play, player
 
 from gridgames.store import GameStore
+from gridgames.web import api
+from gridgames.web.auth import NotAPlayerError, require_player, require_seat
+from gridgames.web.games import GameError, NotYourTurnError
+from gridgames.web.schemas import InviteRequest, Move
 
 
 def invite(client: Any, game_id: str, seat: str) -> dict[str, str]:
@@ -85,6 +91,38 @@ def test_a_new_invitation_voids_the_last(client: TestClient) -> None:
     assert move(client, game_id, second, 4, 4).status_code == 200
     assert move(client, game_id, player(game_id), 5, 5).status_code == 200  # white now
     assert_error(move(client, game_id, player(game_id), 6, 6), 409, "not_your_turn")
+
+
+def connection(client: TestClient, headers: dict[str, str]) -> HTTPConnection:
+    """A request to the app with ``headers``, as its routes' dependencies see it."""
+    return HTTPConnection({"type": "http", "app": client.app, "headers": [
+        (name.lower().encode(), value.encode()) for name, value in headers.items()]})
+
+
+@pytest.mark.parametrize(("mover", "seat", "refusal"), [
+    ("friend", "first", NotAPlayerError),  # their token voided
+    ("creator", "second", NotYourTurnError),  # their seat changed over, black to white
+])
+def test_a_new_invitation_between_a_moves_check_and_the_move_refuses_it(
+        client: TestClient, mover: str, seat: str, refusal: type[GameError]) -> None:
+    """A move's token checked as it arrives, then a new invitation, then the move itself:
+    refused, as if sent after the invitation. The steps are the routes' own (each
+    request's dependency, then its handler) in the app's event loop, in an order a busy
+    server may run them."""
+    game_id = new_game(client)["id"]
+    friend = invite(client, game_id, seat)  # the mover plays black, to move
+    headers = friend if mover == "friend" else player(game_id)
+    service = client.app.state.service
+
+    async def invited_between() -> None:
+        checked = await require_seat(game_id, connection(client, headers))
+        creator = await require_player(game_id, connection(client, player(game_id)))
+        await api.invite(creator, InviteRequest(seat="first"), service)
+        await api.play_move(checked, Move(x=4, y=4), service)
+
+    with pytest.raises(refusal):
+        client.portal.call(invited_between)
+    assert client.get(f"{GAMES}/{game_id}").json()["moves"] == []
 
 
 def test_who_cannot_be_invited(client: TestClient) -> None:

@@ -1,5 +1,6 @@
 """Slow work does not hold up the server: a save waiting for a locked database leaves
-every other request answered at once.
+every other request answered at once, and saves queued behind it are each answered
+about 5 s (the store's WAIT_S) after they were sent, not 5 s times their place.
 
 Each test holds the slow request open (the database locked by another connection) and
 checks the order of events: the other requests are answered while it is still pending,
@@ -17,8 +18,14 @@ import httpx
 import pytest
 from web_helpers import GAMES, Server, created
 
+from gridgames.store import WAIT_S
+
 # How long the request under test is given to reach the server and start waiting.
 SETTLE_S = 0.5
+# A request refused for a locked database is answered within this of being sent: its
+# WAIT_S, and room for a busy machine (well under two WAIT_S, what a second save in
+# the queue took when each waited its full WAIT_S in turn).
+ANSWERED_WITHIN_S = WAIT_S + 2.5
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +44,8 @@ class Pending:
         self.done = threading.Event()
         self.response: httpx.Response | None = None
         self.error: BaseException | None = None
+        self.sent = time.monotonic()
+        self.took = 0.0  # seconds from sent to answered
 
         def run() -> None:
             try:
@@ -45,6 +54,7 @@ class Pending:
             except BaseException as error:
                 self.error = error
             finally:
+                self.took = time.monotonic() - self.sent
                 self.done.set()
 
         self.thread = threading.Thread(target=run)
@@ -145,3 +155,57 @@ def test_moves_of_one_game_waiting_for_the_database_are_saved_in_order_once(
     assert again.result().status_code == 409 and again.result().json()["error"] == "occupied"
     assert second.result().json()["moves"] == [[1, 1], [2, 2]], second.result().text
     assert saved_moves(server_db(server), game_id) == "[[1, 1], [2, 2]]"
+
+
+def assert_refused_in_time(moves: list[Pending]) -> None:
+    """Each move was refused for the locked database, within its own wait."""
+    for number, move in enumerate(moves, start=1):
+        answer = move.result()
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["error"] == "store_unavailable"
+        assert move.took < ANSWERED_WITHIN_S, \
+            f"move {number} was answered {move.took:.1f} s after it was sent"
+
+
+def test_saves_queued_for_a_locked_database_each_wait_from_when_they_were_sent(
+        server: Server) -> None:
+    games = [new_game(server) for _ in range(6)]
+    other = lock_database(server)
+    try:
+        moves = [post_move(server, game_id, auth, 1, 1) for game_id, auth in games]
+        for move in moves:
+            move.thread.join(timeout=60)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert_refused_in_time(moves)
+    # Nothing refused was kept; the database takes moves again once it is free.
+    for game_id, auth in games:
+        assert saved_moves(server_db(server), game_id) == "[]"
+        assert server.http.get(f"{GAMES}/{game_id}").json()["moves"] == []
+        answer = server.http.post(f"{GAMES}/{game_id}/moves", json={"x": 2, "y": 2},
+                                  headers=auth)
+        assert answer.status_code == 200, answer.text
+        assert saved_moves(server_db(server), game_id) == "[[2, 2]]"
+
+
+def test_moves_of_one_game_queued_for_a_locked_database_each_wait_from_when_sent(
+        server: Server) -> None:
+    # each waits for the game's lock behind the one before, then for the database
+    game_id, auth = new_game(server)
+    other = lock_database(server)
+    try:
+        moves = []
+        for point in (1, 2, 3):
+            moves.append(post_move(server, game_id, auth, point, point))
+            time.sleep(SETTLE_S)
+        for move in moves:
+            move.thread.join(timeout=60)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert_refused_in_time(moves)
+    assert saved_moves(server_db(server), game_id) == "[]"
+    answer = server.http.post(f"{GAMES}/{game_id}/moves", json={"x": 4, "y": 4}, headers=auth)
+    assert answer.json()["moves"] == [[4, 4]], answer.text
+    assert saved_moves(server_db(server), game_id) == "[[4, 4]]"

@@ -206,9 +206,9 @@ async def get_game(game_id: str, service: Service) -> Response:
 
 @router.delete("/gomoku/games/{game_id}", status_code=204, responses=_PLAYER_ERRORS,
                tags=["gomoku"])
-async def delete_game(game: Player, service: Service) -> Response:
+async def delete_game(player: Player, service: Service) -> Response:
     """Abandon a game: stop the computer's search and forget the game (players only)."""
-    await service.delete(game.id)
+    await service.delete(player.game_id, player)
     return Response(status_code=204)
 
 
@@ -219,7 +219,7 @@ async def play_move(player: Seated, move: s.Move, service: Service) -> s.GameSta
     is invited, plays its own seat's moves). When the computer replies, its move follows
     on the live stream. Refused with 429 (the game unchanged) while too many moves wait
     for an engine."""
-    return game_state(await service.play(player.game.id, move.x, move.y, player.seat))
+    return game_state(await service.play(player.game_id, move.x, move.y, player))
 
 
 @router.post("/gomoku/games/{game_id}/opening", response_model=s.GameState,
@@ -230,7 +230,7 @@ async def opening_action(player: Seated, body: s.OpeningAction,
     ``choose white``, ``declare 3``, ``offer h6 j7 g10`` or ``pick j7``. The state's
     ``opening`` says which are allowed now; the computer's actions follow on the live
     stream. Refused with 422 (the game unchanged) when the opening does not allow it."""
-    return game_state(await service.act(player.game.id, body.action, player.seat))
+    return game_state(await service.act(player.game_id, body.action, player))
 
 
 @router.post("/gomoku/games/{game_id}/undo", response_model=s.GameState,
@@ -239,7 +239,7 @@ async def undo_move(player: Seated, service: Service) -> s.GameState:
     """Take back the last human move (and the computer's reply, or its search); players only.
     Not in a game on a clock, nor in one played on two devices, nor after a resignation
     (409)."""
-    return game_state(await service.undo(player.game.id))
+    return game_state(await service.undo(player.game_id, player))
 
 
 @router.post("/gomoku/games/{game_id}/resign", response_model=s.GameState,
@@ -248,12 +248,12 @@ async def resign(player: Seated, service: Service) -> s.GameState:
     """Resign (players only): against the computer the human's colour loses, between two
     people on one device the side to move, on two devices the caller's own colour. Not
     during an opening, nor once the game is over (409)."""
-    return game_state(await service.resign(player.game.id, player.seat))
+    return game_state(await service.resign(player.game_id, player))
 
 
 @router.post("/gomoku/games/{game_id}/invite", response_model=s.Invitation,
              responses=_PLAYER_ERRORS, tags=["gomoku"])
-async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Invitation:
+async def invite(player: Player, body: s.InviteRequest, service: Service) -> s.Invitation:
     """Invite a friend to play one seat of a game between two people on their own device
     (the game's creator only). The answer holds the friend's token, which plays that seat
     alone; the creator's token plays the other one from then on, and moves can no longer
@@ -262,7 +262,8 @@ async def invite(game: Player, body: s.InviteRequest, service: Service) -> s.Inv
     token, digest = new_token()
     seat = OpeningPlayer[body.seat.upper()]
     return s.Invitation(token=token, seat=body.seat,
-                        game=game_state(await service.invite(game.id, seat, digest)))
+                        game=game_state(await service.invite(player.game_id, seat, digest,
+                                                             player)))
 
 
 @router.post("/gomoku/games/{game_id}/rematch", response_model=s.GameState,
@@ -274,7 +275,7 @@ async def rematch(player: Seated, service: Service) -> s.GameState:
     tokens, a friend on another device included; the finished game's ``rematch`` names
     the new one, so the other player's page can follow, and asking again gives the same
     game. 409 while the game is not over."""
-    return game_state(await service.rematch(player.game.id, player.seat))
+    return game_state(await service.rematch(player.game_id, player))
 
 
 @router.post("/gomoku/games/{game_id}/join", response_model=s.GameState,
@@ -282,7 +283,7 @@ async def rematch(player: Seated, service: Service) -> s.GameState:
 async def join(player: Seated, service: Service) -> s.GameState:
     """The invited friend's page says it has opened the invitation (the state's
     ``friend_joined``); with the creator's token it changes nothing."""
-    return game_state(await service.join(player.game.id, player.seat))
+    return game_state(await service.join(player.game_id, player))
 
 
 @router.get("/gomoku/games/{game_id}/hint", response_model=s.SearchOut,

@@ -12,6 +12,10 @@ In a game between two people, the creator may invite a friend to play one seat
 on their own device: the friend's token plays that seat alone, and the
 creator's the other one from then on. Routes that act for a seat ask for a
 :data:`Seated` player; the rest (deleting the game, inviting) for the creator.
+Either is checked as the request arrives (an unknown game is a 404, a stranger
+a 403, before the body is looked at), and again under the game's lock with the
+change it asks for: a new invitation may have voided the friend's token, or
+changed the seats, in between.
 """
 
 from __future__ import annotations
@@ -19,14 +23,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from gridgames.gomoku.opening_rules import Player as Seat
-from gridgames.web.games import Game, GameError, GomokuService
+from gridgames.web.games import Game, GameError, GomokuService, store_deadline
 
 TOKEN_BYTES = 24
 
@@ -81,40 +85,50 @@ def _not_a_player() -> NotAPlayerError:
     )
 
 
-async def require_player(game_id: str, connection: HTTPConnection) -> Game:
-    """The game named in the path, if the request carries its creator's token; else 403."""
-    service: GomokuService = connection.app.state.service
-    game = await service.get(game_id)  # an unknown game is a 404 before anything else
-    token = bearer_token(connection)
-    if is_friend(game, token):
-        raise NotAPlayerError("only the player who created the game may do this; "
-                              "your token plays your seat")
-    if not is_player(game, token):
-        raise _not_a_player()
-    return game
-
-
 @dataclass(frozen=True)
-class SeatedPlayer:
-    """A player's request: the game, and the seat the token plays (None: both, the
-    creator's token while no friend is invited)."""
+class PlayerRequest:
+    """A request to change a game from whoever holds ``token`` (a
+    :class:`~gridgames.web.games.Caller`): the game's service checks it under the game's
+    lock, with the change."""
 
-    game: Game
-    seat: Seat | None
+    game_id: str
+    token: str | None
+    creator_only: bool = False  # deleting the game, inviting: not for the friend's token
+    # taken as the request arrives: it is answered about WAIT_S later at most
+    deadline: float = field(default_factory=store_deadline)
+
+    def seat(self, game: Game) -> Seat | None:
+        """The seat the token plays (None: both, the creator's token while no friend is
+        invited); NotAPlayerError for another token."""
+        friend = game.friend
+        if friend is not None and is_friend(game, self.token):
+            if self.creator_only:
+                raise NotAPlayerError("only the player who created the game may do this; "
+                                      "your token plays your seat")
+            return friend
+        if not is_player(game, self.token):
+            raise _not_a_player()
+        return None if friend is None else friend.other
 
 
-async def require_seat(game_id: str, connection: HTTPConnection) -> SeatedPlayer:
-    """The game and the caller's seat, if the request carries a player's token; else 403."""
+async def require_player(game_id: str, connection: HTTPConnection) -> PlayerRequest:
+    """A request from the creator of the game named in the path; else 403 (404 for no
+    such game)."""
+    return await _checked(PlayerRequest(game_id, bearer_token(connection), creator_only=True),
+                          connection)
+
+
+async def require_seat(game_id: str, connection: HTTPConnection) -> PlayerRequest:
+    """A request from a player of the game named in the path; else 403 (404 for no such
+    game)."""
+    return await _checked(PlayerRequest(game_id, bearer_token(connection)), connection)
+
+
+async def _checked(request: PlayerRequest, connection: HTTPConnection) -> PlayerRequest:
     service: GomokuService = connection.app.state.service
-    game = await service.get(game_id)
-    token = bearer_token(connection)
-    friend = game.friend
-    if friend is not None and is_friend(game, token):
-        return SeatedPlayer(game, friend)
-    if not is_player(game, token):
-        raise _not_a_player()
-    return SeatedPlayer(game, None if friend is None else friend.other)
+    await service.get(request.game_id, request)
+    return request
 
 
-Player = Annotated[Game, Depends(require_player)]
-Seated = Annotated[SeatedPlayer, Depends(require_seat)]
+Player = Annotated[PlayerRequest, Depends(require_player)]
+Seated = Annotated[PlayerRequest, Depends(require_seat)]

@@ -3,7 +3,10 @@
 Everything here runs on the server's event loop, but for the game store's calls,
 which run in a thread of their own, one after another in the order they were
 made: a database locked by another program then holds up only the requests that
-wait for it. A game is changed under its lock, held from the request's checks to
+wait for it, and each of them for about ``WAIT_S`` from its arrival at most,
+whatever its place in the queue. Replaying a game's moves (thousands of them
+take a tenth of a second and more) is done off the loop too. A game is changed
+under its lock, held from the request's checks (its player token's included) to
 the change's commit, so its changes come one at a time, each saved before the
 next is checked and before anyone sees it.
 
@@ -37,7 +40,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import MAX_LEVEL, Level, Limit, SearchInfo, SearchResult, get_level
@@ -57,7 +60,7 @@ from gridgames.gomoku.records import (
     to_json,
     to_psq,
 )
-from gridgames.store import GameNotFoundError, GameStore, StoredGame
+from gridgames.store import WAIT_S, GameNotFoundError, GameStore, StoredGame
 from gridgames.web.engine import BACKGROUND, MOVE, EnginePool, MoveClock, Searched
 
 log = logging.getLogger(__name__)
@@ -188,6 +191,8 @@ class Game:
     # Held while the game is changed and saved: one change at a time, and readers wait
     # for a change under way rather than see it before it is saved.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # While a request holds the lock: the deadline of its saves (see store_deadline).
+    answer_by: float | None = None
 
     @property
     def id(self) -> str:
@@ -284,6 +289,25 @@ class Game:
         return self.level.limit_for(self.saved.time_ms)
 
 
+def store_deadline() -> float:
+    """The deadline (:func:`time.monotonic`) of store calls asked for now: they wait for
+    a database locked by another program until then at most."""
+    return time.monotonic() + WAIT_S
+
+
+class Caller(Protocol):
+    """A player's request to change a game (:mod:`gridgames.web.auth` makes them)."""
+
+    @property
+    def deadline(self) -> float:
+        """The deadline of the request's store calls, taken as it arrived."""
+
+    def seat(self, game: Game) -> OpeningPlayer | None:
+        """The seat the request plays in ``game`` (None: both), or a GameError saying it
+        may not change it. Asked under the game's lock, with the change it permits: a
+        token replaced meanwhile (by a new invitation) no longer passes."""
+
+
 def _player_name(player: str, level: int) -> str:
     return f"level:{level}" if player == COMPUTER else ""
 
@@ -325,9 +349,21 @@ class GomokuService:
 
     async def in_store(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``call(*args, **kwargs)`` in the store's thread: a database locked by another
-        program (writes wait up to 5 s for it) then holds up no other request."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._store_thread, functools.partial(call, *args, **kwargs))
+        program (a call waits ``WAIT_S`` for it from now at most) then holds up no other
+        request."""
+        return await self.in_store_by(store_deadline(), call, *args, **kwargs)
+
+    async def in_store_by(self, deadline: float, call: Callable[P, T], *args: P.args,
+                          **kwargs: P.kwargs) -> T:
+        """:meth:`in_store`, the call waiting for a locked database until ``deadline`` at
+        most, however long it waited for the calls before it: saves queued during a lock
+        are each answered by their request's deadline, not ``WAIT_S`` after the one
+        before."""
+        def run() -> T:
+            with self.store.deadline(deadline):
+                return call(*args, **kwargs)
+
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, run)
 
     async def start(self) -> None:
         """Stop the clocks for the time the server was down, then resume the games in
@@ -339,7 +375,7 @@ class GomokuService:
             if COMPUTER not in (saved.black, saved.white):
                 continue
             try:
-                game = await self._load(saved)
+                game = await self._load(saved, await asyncio.to_thread(_replay_saved, saved))
             except ValueError:
                 log.exception("cannot resume game %s", saved.id)
                 continue
@@ -414,13 +450,12 @@ class GomokuService:
             raise OpeningNeedsEmptyBoardError(
                 f"an opening rule ({opening.display_name}) starts on an empty board: a game "
                 "with moves, such as an imported record, cannot have one")
-        board = Board(width, height, rule=rule)
-        first_player = black
         # refuses a board too small for the rule, and actions that did not place the moves
-        settled = game_opening(opening, board.copy(), opening_actions or [], moves or [])
+        board, settled = await asyncio.to_thread(
+            _replay, width, height, rule, opening, opening_actions or [], moves or [])
+        first_player = black
         if settled is not None and settled.player(Color.BLACK) is not OpeningPlayer.FIRST:
             first_player = white
-        board.push_many(moves or [])
         loser, termination = ended
         over = board.is_game_over() or bool(termination)
         if game_clock is not None and (settled is None or settled.done) \
@@ -441,7 +476,7 @@ class GomokuService:
             guest_seat="" if guest is None else guest[1].label,
             loser="" if loser is None else loser.label, termination=termination,
         ), rematch_of=rematch_of)
-        game = await self._load(saved)
+        game = await self._load(saved, (board, settled))
         self._schedule(game)
         return game
 
@@ -457,13 +492,7 @@ class GomokuService:
                 f"an opening rule ({opening.display_name}) starts on an empty board: an "
                 "imported record continues from its moves (a JSON record keeps the "
                 "opening it was played under), so it cannot be given one")
-        if is_psq(text):
-            record = from_psq(text, rule or Rule.FREESTYLE)
-        else:
-            record = from_json(text)
-            if rule is not None and rule is not record.rule:
-                record.rule = rule
-                record.to_board()  # the moves must be legal under the rule asked for
+        record = await asyncio.to_thread(_read_record, text, rule)
         times = record.times_ms or []
         times = (times + [0] * len(record.moves))[: len(record.moves)]
         return await self.create(width=record.width, height=record.height, rule=record.rule,
@@ -473,34 +502,49 @@ class GomokuService:
                                  opening_actions=record.opening_actions,
                                  clock=clock, ended=ended_off_the_board(record))
 
-    async def get(self, game_id: str) -> Game:
+    async def get(self, game_id: str, caller: Caller | None = None) -> Game:
         """The game as saved (loaded from the store if need be, after the change under
         way, if any); looking at it keeps it alive. Read it before the next ``await``:
-        another change may come then."""
-        async with self._held(game_id) as game:
+        another change may come then. With ``caller``, a GameError if they may not
+        change it."""
+        async with self._held(game_id, caller) as (game, _):
             return game
 
     @contextlib.asynccontextmanager
-    async def _held(self, game_id: str) -> AsyncIterator[Game]:
-        """The game under its lock, for a change: checked against the game as the last
-        change left it, and saved before the next is checked."""
+    async def _held(self, game_id: str, caller: Caller | None = None
+                    ) -> AsyncIterator[tuple[Game, OpeningPlayer | None]]:
+        """The game under its lock, for a change, and the seat of the ``caller`` who asks
+        for it (None without one): checked against the game as the last change left it,
+        and saved (by the caller's deadline) before the next is checked."""
+        deadline = store_deadline() if caller is None else caller.deadline
         while True:
-            game = self._games.get(game_id) or await self._loaded(game_id)
+            game = self._games.get(game_id) or await self._loaded(game_id, deadline)
             async with game.lock:
                 # Dropped while we waited (its change not saved, or deleted): load it again.
                 if self._games.get(game_id) is game:
                     game.last_seen = time.monotonic()
                     self._schedule(game)
-                    yield game
+                    seat = None if caller is None else caller.seat(game)
+                    game.answer_by = deadline
+                    try:
+                        yield game, seat
+                    finally:
+                        game.answer_by = None
                     return
 
-    async def _loaded(self, game_id: str) -> Game:
+    async def _loaded(self, game_id: str, deadline: float) -> Game:
+        def read() -> tuple[StoredGame, tuple[Board, Opening | None]]:
+            # replayed in the store's thread: off the event loop, and before any later
+            # change of the game is saved
+            saved = self.store.get(game_id)
+            return saved, _replay_saved(saved)
+
         try:
-            saved = await self.in_store(self.store.get, game_id)
+            saved, replayed = await self.in_store_by(deadline, read)
         except GameNotFoundError:
             cut = "..." if len(game_id) > 40 else ""  # a long id is not echoed whole
             raise UnknownGameError(f"there is no game {game_id[:40]!r}{cut}") from None
-        return await self._load(saved)
+        return await self._load(saved, replayed)
 
     async def settled(self, game: Game) -> bool:
         """Wait for the change of ``game`` under way, if any, to be saved; False if the
@@ -508,18 +552,17 @@ class GomokuService:
         async with game.lock:
             return self._games.get(game.id) is game
 
-    async def delete(self, game_id: str) -> None:
-        async with self._held(game_id) as game:
+    async def delete(self, game_id: str, caller: Caller) -> None:
+        async with self._held(game_id, caller) as (game, _):
             self._cancel(game)
             await self._commit(game, functools.partial(self.store.delete, game_id))
             self._forget(game)
             self._reload_watchers(game)  # connecting again, they find no game
 
-    async def play(self, game_id: str, x: int, y: int,
-                   seat: OpeningPlayer | None = None) -> Game:
-        """A human's move, by the player in ``seat`` (None: whoever is to move); raises a
-        :class:`GameError` saying why it cannot be played."""
-        async with self._held(game_id) as game:
+    async def play(self, game_id: str, x: int, y: int, caller: Caller) -> Game:
+        """A human's move, by the ``caller``'s seat (whoever is to move when it plays
+        both); raises a :class:`GameError` saying why it cannot be played."""
+        async with self._held(game_id, caller) as (game, seat):
             return await self._play(game, (x, y), seat)
 
     async def _play(self, game: Game, point: Point, seat: OpeningPlayer | None) -> Game:
@@ -551,13 +594,13 @@ class GomokuService:
         self._schedule(game)
         return game
 
-    async def undo(self, game_id: str) -> Game:
+    async def undo(self, game_id: str, caller: Caller) -> Game:
         """Take back moves until a human is to move (one move when both sides are human).
 
         Against the computer this takes back its reply too, or stops its search.
         The opening's stones are never taken back, nor is a resignation.
         """
-        async with self._held(game_id) as game:
+        async with self._held(game_id, caller) as (game, _):
             return await self._undo(game)
 
     async def _undo(self, game: Game) -> Game:
@@ -587,10 +630,10 @@ class GomokuService:
         await self._changed(game)
         return game
 
-    async def resign(self, game_id: str, seat: OpeningPlayer | None = None) -> Game:
-        """The player in ``seat`` resigns; with no seat given, against the computer the
-        human's colour loses, in a game of two people on one device the side to move."""
-        async with self._held(game_id) as game:
+    async def resign(self, game_id: str, caller: Caller) -> Game:
+        """The ``caller``'s seat resigns; for a caller who plays both, against the computer
+        the human's colour loses, in a game of two people on one device the side to move."""
+        async with self._held(game_id, caller) as (game, seat):
             return await self._resign(game, seat)
 
     async def _resign(self, game: Game, seat: OpeningPlayer | None) -> Game:
@@ -638,11 +681,11 @@ class GomokuService:
         points = [game.board.parse(w) for w in words] if kind in ("place", "offer", "pick") else []
         return actions, points
 
-    async def act(self, game_id: str, text: str, seat: OpeningPlayer | None = None) -> Game:
+    async def act(self, game_id: str, text: str, caller: Caller) -> Game:
         """A human's action in the opening (``place h8``, ``choose white``...), by the
-        player in ``seat`` (None: whoever is to act); raises a :class:`GameError` saying
-        why it cannot be taken."""
-        async with self._held(game_id) as game:
+        ``caller``'s seat (whoever is to act when it plays both); raises a
+        :class:`GameError` saying why it cannot be taken."""
+        async with self._held(game_id, caller) as (game, seat):
             return await self._act(game, text, seat)
 
     async def _act(self, game: Game, text: str, seat: OpeningPlayer | None) -> Game:
@@ -664,11 +707,12 @@ class GomokuService:
         self._schedule(game)
         return game
 
-    async def invite(self, game_id: str, seat: OpeningPlayer, token_hash: str) -> Game:
+    async def invite(self, game_id: str, seat: OpeningPlayer, token_hash: str,
+                     caller: Caller) -> Game:
         """Let a friend play ``seat`` on their own device with the token whose hash is
         ``token_hash``; the creator's token plays the other seat from then on. A new
         invitation replaces the last one (its link stops working)."""
-        async with self._held(game_id) as game:
+        async with self._held(game_id, caller) as (game, _):
             return await self._invite(game, seat, token_hash)
 
     async def _invite(self, game: Game, seat: OpeningPlayer, token_hash: str) -> Game:
@@ -692,11 +736,11 @@ class GomokuService:
         self._publish(game)
         return game
 
-    async def rematch(self, game_id: str, seat: OpeningPlayer | None) -> Game:
+    async def rematch(self, game_id: str, caller: Caller) -> Game:
         """The finished game played again on an empty board with the same settings and
         tokens, the sides changed over (under an opening rule, the seats), a friend's
         included. Asked for again, by either player, it is the same rematch."""
-        async with self._held(game_id) as game:
+        async with self._held(game_id, caller) as (game, seat):
             return await self._rematch(game, seat)
 
     async def _rematch(self, game: Game, seat: OpeningPlayer | None) -> Game:
@@ -722,22 +766,26 @@ class GomokuService:
             game.version += 1
             self._publish(game)  # the other player's page learns of it
         if seat is not None and seat is game.friend:
-            return await self.join(rematch.id, rematch.friend)  # the friend is there
+            async with self._held(rematch.id) as (again, _):
+                return await self._join(again, again.friend)  # the friend is there
         return rematch
 
-    async def join(self, game_id: str, seat: OpeningPlayer | None) -> Game:
-        """The invited friend (playing ``seat``) has opened the invitation; a call with
-        the creator's seat changes nothing."""
-        async with self._held(game_id) as game:
-            saved = game.saved
-            if seat is not None and seat is game.friend and not saved.guest_joined:
-                saved.guest_joined = True
-                await self._commit(game, functools.partial(
-                    self.store.set_guest, game.id, saved.guest_token_hash, saved.guest_seat,
-                    joined=True))
-                game.version += 1
-                self._publish(game)
-            return game
+    async def join(self, game_id: str, caller: Caller) -> Game:
+        """The invited friend has opened the invitation; a call from the creator changes
+        nothing."""
+        async with self._held(game_id, caller) as (game, seat):
+            return await self._join(game, seat)
+
+    async def _join(self, game: Game, seat: OpeningPlayer | None) -> Game:
+        saved = game.saved
+        if seat is not None and seat is game.friend and not saved.guest_joined:
+            saved.guest_joined = True
+            await self._commit(game, functools.partial(
+                self.store.set_guest, game.id, saved.guest_token_hash, saved.guest_seat,
+                joined=True))
+            game.version += 1
+            self._publish(game)
+        return game
 
     async def record(self, game_id: str, fmt: str) -> str:
         game = await self.get(game_id)
@@ -769,18 +817,13 @@ class GomokuService:
 
     # -- internals -------------------------------------------------------------
 
-    async def _load(self, saved: StoredGame) -> Game:
-        """The game in memory, from what the store saved (or as another request loaded
-        it meanwhile)."""
+    async def _load(self, saved: StoredGame, replayed: tuple[Board, Opening | None]) -> Game:
+        """The game in memory, from what the store saved and its board and opening
+        replayed (or as another request loaded it meanwhile)."""
         loaded = self._games.get(saved.id)
         if loaded is not None:
             return loaded
-        rule = Rule.from_name(saved.rule)
-        board = Board(saved.width, saved.height, rule=rule)
-        opening = game_opening(OpeningRule.parse(saved.opening),
-                               Board(saved.width, saved.height, rule=rule),
-                               saved.opening_actions, saved.moves)
-        board.push_many(saved.moves)
+        board, opening = replayed
         times = (saved.times_ms + [0] * len(saved.moves))[: len(saved.moves)]
         clock = None if saved.clock is None else GameClock.from_dict(saved.clock)
         game = Game(saved=saved, board=board, times_ms=times, opening=opening, clock=clock)
@@ -931,7 +974,8 @@ class GomokuService:
         as last saved (its watchers connect again for it), and a StoreUnavailableError
         says so."""
         try:
-            await self.in_store(save)
+            await self.in_store_by(
+                store_deadline() if game.answer_by is None else game.answer_by, save)
         except sqlite3.Error as error:
             log.exception("cannot save game %s", game.id)
             self._drop(game)
@@ -1118,6 +1162,34 @@ class GomokuService:
         board = game.board.copy()
         board.push(move)
         return not board.is_game_over() and game.player(board.to_move) == COMPUTER
+
+
+def _replay(width: int, height: int, rule: Rule, opening_rule: OpeningRule,
+            actions: list[str], moves: list[Point]) -> tuple[Board, Opening | None]:
+    """The board after ``moves``, and the opening whose ``actions`` placed their first
+    stones (None without an opening rule); a ValueError names what fails. Thousands of
+    moves take a tenth of a second and more: called off the event loop."""
+    board = Board(width, height, rule=rule)
+    opening = game_opening(opening_rule, board.copy(), actions, moves)
+    board.push_many(moves)
+    return board, opening
+
+
+def _replay_saved(saved: StoredGame) -> tuple[Board, Opening | None]:
+    return _replay(saved.width, saved.height, Rule.from_name(saved.rule),
+                   OpeningRule.parse(saved.opening), saved.opening_actions, saved.moves)
+
+
+def _read_record(text: str, rule: Rule | None) -> GameRecord:
+    """The record in ``text`` (``.psq`` or JSON, told apart by their content), its moves
+    checked under ``rule`` if one is given; called off the event loop, as :func:`_replay`."""
+    if is_psq(text):
+        return from_psq(text, rule or Rule.FREESTYLE)
+    record = from_json(text)
+    if rule is not None and rule is not record.rule:
+        record.rule = rule
+        record.to_board()  # the moves must be legal under the rule asked for
+    return record
 
 
 def _opening_for_human(game: Game, *, instead: str) -> Opening:

@@ -30,7 +30,7 @@ from gridgames.gomoku.analysis import (
     evaluate_position,
     review_from_evals,
 )
-from gridgames.web.auth import require_seat
+from gridgames.web.auth import Seated
 from gridgames.web.engine import EnginePool
 from gridgames.web.games import Game, GameError, GomokuService, TwoDevicesError
 from gridgames.web.schemas import (
@@ -313,9 +313,8 @@ class NothingToReviewError(GameError):
     code, status = "nothing_to_review", 409
 
 
-@router.post("/games/{game_id}/review", status_code=202, response_model=ReviewStatus,
-             dependencies=[Depends(require_seat)])
-async def start_review(game_id: str, reviews: ReviewsDep,
+@router.post("/games/{game_id}/review", status_code=202, response_model=ReviewStatus)
+async def start_review(player: Seated, reviews: ReviewsDep,
                        body: ReviewRequest | None = None) -> ReviewStatus:
     """Review the game in the background (either player; on two devices once the game is
     over): every position is scored, then each move gets a label, the better move and each
@@ -323,7 +322,7 @@ async def start_review(game_id: str, reviews: ReviewsDep,
     WebSocket as ``{"type": "review", "state": "running"|"done"|"failed", "done", "total"}``;
     the result is saved with the game (``GET`` this route)."""
     settings = body or ReviewRequest.model_validate({})
-    game = await reviews.service.get(game_id)
+    game = await reviews.service.get(player.game_id, player)
     if game.friend is not None and not game.over:
         # the engine's view of the game would help one player against the other
         raise TwoDevicesError("a game played on two devices is reviewed once it is over")

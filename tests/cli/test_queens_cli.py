@@ -32,6 +32,15 @@ def prompt(child: pexpect.spawn) -> None:
     child.expect(r"queens \(\d+/\d+\)> ")
 
 
+def quit_game(child: pexpect.spawn) -> None:
+    """Leave at the prompt: the game says goodbye and ends with status 0."""
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_play_session() -> None:
     child = spawn()
     assert "no two\r\nqueens may share a row" in child.before  # the instructions came first
@@ -90,11 +99,7 @@ def test_play_session() -> None:
     child.sendline("help")
     child.expect("size N")
     prompt(child)
-    child.sendline("quit")
-    child.expect("Bye.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_game(child)
 
 
 def test_solving_by_hand_is_congratulated() -> None:
@@ -401,11 +406,7 @@ def test_ctrl_c_stops_a_count_in_the_game_and_the_game_goes_on() -> None:
     child.sendintr()
     child.expect(PARTIAL.format(why="Ctrl-C").replace("stopped", "Stopped") + "\\.")
     prompt(child)
-    child.sendline("quit")
-    child.expect("Bye.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_game(child)
 
 
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback() -> None:

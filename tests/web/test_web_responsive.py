@@ -9,6 +9,7 @@ whatever the machine's load.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 import time
@@ -85,11 +86,17 @@ def saved_moves(db: str, game_id: str) -> str:
     return str(moves)
 
 
-def lock_database(server: Server) -> sqlite3.Connection:
-    """Another program takes the database's write lock (readers may still read)."""
+@contextlib.contextmanager
+def database_locked(server: Server) -> Iterator[None]:
+    """Another program holds the database's write lock (readers may still read) until
+    the block ends."""
     other = sqlite3.connect(server_db(server), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
-    return other
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
 
 
 def server_db(server: Server) -> str:
@@ -103,8 +110,7 @@ def test_a_move_waiting_for_a_locked_database_holds_up_no_other_request(
     other_id, other_auth = new_game(server)
     assert server.http.post(f"{GAMES}/{other_id}/moves", json={"x": 4, "y": 4},
                             headers=other_auth).status_code == 200
-    other = lock_database(server)
-    try:
+    with database_locked(server):
         move = post_move(server, game_id, auth, 1, 1)
         time.sleep(SETTLE_S)  # the move is waiting for the lock now
         # A read of the same game waits for the move's save: it never shows it unsaved.
@@ -118,9 +124,6 @@ def test_a_move_waiting_for_a_locked_database_holds_up_no_other_request(
         assert not move.done.is_set(), "the other requests waited for the locked save"
         if not released:
             answer = move.result()  # the lock outlasts the save's wait: refused
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     if released:
         answer = move.result()
         assert answer.status_code == 200, answer.text
@@ -139,8 +142,7 @@ def test_a_move_waiting_for_a_locked_database_holds_up_no_other_request(
 def test_moves_of_one_game_waiting_for_the_database_are_saved_in_order_once(
         server: Server) -> None:
     game_id, auth = new_game(server)
-    other = lock_database(server)
-    try:
+    with database_locked(server):
         first = post_move(server, game_id, auth, 1, 1)
         time.sleep(SETTLE_S)
         again = post_move(server, game_id, auth, 1, 1)  # the same point, sent twice
@@ -148,9 +150,6 @@ def test_moves_of_one_game_waiting_for_the_database_are_saved_in_order_once(
         second = post_move(server, game_id, auth, 2, 2)
         time.sleep(SETTLE_S)
         assert not (first.done.is_set() or again.done.is_set() or second.done.is_set())
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     assert first.result().json()["moves"] == [[1, 1]], first.result().text
     assert again.result().status_code == 409 and again.result().json()["error"] == "occupied"
     assert second.result().json()["moves"] == [[1, 1], [2, 2]], second.result().text
@@ -170,14 +169,10 @@ def assert_refused_in_time(moves: list[Pending]) -> None:
 def test_saves_queued_for_a_locked_database_each_wait_from_when_they_were_sent(
         server: Server) -> None:
     games = [new_game(server) for _ in range(6)]
-    other = lock_database(server)
-    try:
+    with database_locked(server):
         moves = [post_move(server, game_id, auth, 1, 1) for game_id, auth in games]
         for move in moves:
             move.thread.join(timeout=60)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     assert_refused_in_time(moves)
     # Nothing refused was kept; the database takes moves again once it is free.
     for game_id, auth in games:
@@ -193,17 +188,13 @@ def test_moves_of_one_game_queued_for_a_locked_database_each_wait_from_when_sent
         server: Server) -> None:
     # each waits for the game's lock behind the one before, then for the database
     game_id, auth = new_game(server)
-    other = lock_database(server)
-    try:
+    with database_locked(server):
         moves = []
         for point in (1, 2, 3):
             moves.append(post_move(server, game_id, auth, point, point))
             time.sleep(SETTLE_S)
         for move in moves:
             move.thread.join(timeout=60)
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
     assert_refused_in_time(moves)
     assert saved_moves(server_db(server), game_id) == "[]"
     answer = server.http.post(f"{GAMES}/{game_id}/moves", json={"x": 4, "y": 4}, headers=auth)

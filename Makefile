@@ -82,13 +82,14 @@ test: dev ## ruff, mypy, the whole test suite and the strict docs build
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 # The engine, rules and web tests on the oldest releases of every dependency we support
-# (constraints/oldest.txt), in a venv of their own with its own kernel cache. The browser
-# and load tests need the newest tools, and stay with `make test`.
+# (constraints/oldest.txt), in a venv of their own with its own kernel cache. The page's
+# own browser tests and the load tests stay with `make test`.
 $(OLDEST)/.installed: pyproject.toml constraints/oldest.txt
 	$(PYTHON) -m venv $(OLDEST)
 	$(OLDEST)/bin/python -m pip install --quiet --upgrade pip
 	$(OLDEST)/bin/pip install --quiet -c constraints/oldest.txt -e . \
-		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100' 'httpx>=0.27' 'schemathesis>=3.30'
+		'pytest>=8' 'pytest-timeout>=2.2' 'hypothesis>=6.100' 'httpx>=0.27' 'schemathesis>=3.30' \
+		'playwright>=1.45'
 	touch $@
 
 test-oldest: $(OLDEST)/.installed ## the engine, rules and web tests on the oldest dependencies

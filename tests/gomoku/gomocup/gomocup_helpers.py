@@ -31,8 +31,10 @@ class BrainProcess:
                                      env=None if env is None else {**os.environ, **env})
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.errors: list[str] = []  # stderr, line by line
-        threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._pump_errors, daemon=True).start()
+        self.pumps = [threading.Thread(target=self._pump, daemon=True),
+                      threading.Thread(target=self._pump_errors, daemon=True)]
+        for pump in self.pumps:
+            pump.start()
 
     def _pump(self) -> None:
         assert self.proc.stdout is not None
@@ -93,6 +95,8 @@ class BrainProcess:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        for pump in self.pumps:  # a stream closed under a reading pump fails it
+            pump.join(timeout=5)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()

@@ -12,8 +12,9 @@ search threads the child runs.
 Commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD, INFO, TAKEBACK (of the
 last move), PLAY, END, ABOUT, SWAP2BOARD, and the Yixin-Board extensions
 YXBOARD, YXSHOWFORBID, YXNBEST (plays the best move, as Rapfi does), YXSTOP /
-STOP, YXHASHCLEAR and YXSHOWINFO. Anything else is answered ``UNKNOWN``; a
-known command that cannot be carried out is answered ``ERROR`` with the reason.
+STOP, YXHASHCLEAR and YXSHOWINFO. Anything else is answered ``UNKNOWN`` (YXBLOCK
+and YXBLOCKUNDO once, at the DONE ending their lines); a known command that cannot
+be carried out is answered ``ERROR`` with the reason.
 
 :class:`Brain` is the protocol state machine without any I/O of its own, so it
 can be driven line by line:
@@ -58,6 +59,7 @@ from gridgames.gomoku.gomocup.protocol import (
     format_xy,
     parse_int,
     parse_xy,
+    read_lines,
 )
 from gridgames.gomoku.notation import shown
 
@@ -85,25 +87,110 @@ PROCESS_OVERHEAD_MS = 15
 # How long START waits for the search's kernels (a first run compiles them); after
 # that it answers, and moves are instant ones until they are ready.
 START_WAIT_S = 8.0
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 # Commands that take the lines up to DONE.
 BLOCKS = ("BOARD", "YXBOARD", "SWAP2BOARD")
+# Yixin-Board's commands that take lines up to DONE and that this brain does not carry out:
+# answered UNKNOWN once, at DONE.
+UNKNOWN_BLOCKS = ("YXBLOCK", "YXBLOCKUNDO")
+# A SWAP2BOARD line: x,y, or x,y,field as in BOARD (Rapfi reads both).
+_SWAP2_LINE = re.compile(r"\s*[+-]?\d+\s*,\s*[+-]?\d+\s*(?:,\s*\d+\s*)?")
+# prctl's option (linux/prctl.h) that sends a process a signal when its parent ends.
+PR_SET_PDEATHSIG = 1
 # Commands the reader thread acts on at once, even while the engine thinks.
 URGENT = ("END", "STOP", "YXSTOP")
+# Commands the rule does not concern: a refused INFO rule waits for the next one it does
+# (it once took ABOUT's place, and the game that followed went on under the old rule).
+RULE_FREE = ("INFO", "ABOUT", "TAKEBACK", "YXHASHCLEAR", "YXSHOWINFO", *URGENT)
 
 
 def _in_protocol_terms(board: Board, point: Point, reason: str) -> str:
     """A board's reason for refusing ``point`` with the point named as the protocol
     names it, x,y, then in renju notation: "7,7 (h8) is occupied by black"."""
-    if board.contains(point):
-        name = board.point_name(point)
-        if reason.startswith(f"{name} "):
-            return f"{point[0]},{point[1]} ({name}){reason[len(name):]}"
+    if not board.contains(point):
+        return _off_board(board, point)
+    name = board.point_name(point)
+    if reason.startswith(f"{name} "):
+        return f"{format_xy(point)} ({name}){reason[len(name):]}"
     return reason
 
 
+def _off_board(board: Board, point: Point) -> str:
+    return (f"{shown(format_xy(point))} is off the {board.width}x{board.height} board; "
+            f"x must be 0 to {board.width - 1} and y 0 to {board.height - 1}")
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """``text`` as one reply line: control characters (a NUL quoted from the input, say)
+    become spaces, and runs of spaces one."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def _split_word(text: str) -> tuple[str, str]:
+    """A line's first word, upper-cased, and the rest, split at any whitespace (tabs too)."""
+    word, *rest = text.split(None, 1) or [""]
+    return word.upper(), rest[0].strip() if rest else ""
+
+
+def _rule_refusal(number: int, error: ValueError) -> str:
+    """Why ``INFO rule number`` cannot be played: Piskvork adds 2 for a continuous game."""
+    if number > 2 and number & 2:
+        with contextlib.suppress(ValueError):
+            rule = Rule.from_gomocup(number - 2)
+            return (f"rule {number} is {rule.value} with the continuous game (+2), which "
+                    f"this brain does not play; rule {rule.gomocup} is {rule.value} without it")
+    return str(error)
+
+
+def _place_stones(board: Board, black: list[Point], white: list[Point]) -> None:
+    """Place a BOARD list's stones (or a position's, under a new rule) on ``board``,
+    black first and then in turn.
+
+    Under renju they come in the order played. Under the other rules the order is free,
+    and the stones go in an order in which no five comes before the last stone: placed
+    as listed, a row of six under standard gomoku made a five on the way (or a caro five
+    before its blockers), and the position was refused. Where no such order is found,
+    the order listed says which stone ends the game.
+    """
+    if board.rule is not Rule.RENJU and _free_order(board, black, white):
+        return
+    board.clear()
+    for index in range(len(black) + len(white)):
+        point = (black if index % 2 == 0 else white)[index // 2]
+        try:
+            board.push(point)
+        except IllegalMoveError as error:
+            raise CommandError(f"stone {index + 1} of the position: "
+                               f"{_in_protocol_terms(board, point, str(error))}") from None
+
+
+def _free_order(board: Board, black: list[Point], white: list[Point]) -> bool:
+    """Place the stones in an order in which none but the last ends the game: each side's
+    next stone is its first one listed that does not, taking back earlier choices where
+    none is left (a bounded search). False when none was found."""
+    sides = (list(black), list(white))
+    total = len(black) + len(white)
+    chosen: list[int] = []  # where each stone placed was in its side's list
+    first = 0  # the first of the side's stones still to try at this point
+    tries = total + 1000
+    while len(board) < total and tries > 0:
+        stones = sides[len(board) % 2]
+        last = len(board) == total - 1
+        for index in range(first, len(stones)):
+            tries -= 1
+            board.push(stones[index])
+            if last or board.outcome() is None:
+                chosen.append(index)
+                stones.pop(index)
+                first = 0
+                break
+            board.pop()
+        else:
+            if not chosen:
+                return False
+            first = chosen.pop()
+            sides[(len(board) - 1) % 2].insert(first, board.pop())
+            first += 1
+    return len(board) == total
 
 
 class CommandError(Exception):
@@ -162,6 +249,9 @@ class Brain:
         self.max_nodes: int | None = None
         self.game_type = 1
         self.pending_error: str | None = None  # an unknown INFO rule, refused next
+        # the position is not legal under the rule INFO set: refused by the next command
+        # that plays on it (one that starts a game or sets a position replaces it)
+        self.position_error: str | None = None
         self.stop = threading.Event()  # stops the current search (YXSTOP)
         self.stop_asked = 0.0  # when a stop was last read (perf_counter)
         self.quit = threading.Event()  # END was read: stop everything
@@ -188,18 +278,15 @@ class Brain:
             command = self._block[0]
             self._guarded(command, "", lambda: self._block_line(text, received))
             return
-        command, _, args = text.partition(" ")
-        command = command.upper()
-        args = args.strip()
-        if command in BLOCKS:
+        command, args = _split_word(text)
+        if command in BLOCKS or command in UNKNOWN_BLOCKS:
             self._block = (command, [])
             return
         handler = self._handlers.get(command)
         if handler is None:
-            self.write(_one_line(f"UNKNOWN command {shown(command)}; see the Gomocup protocol "
-                                 "for the commands this brain knows"))
+            self._unknown(command)
             return
-        if command not in ("INFO", *URGENT) and self._report_pending():
+        if command not in RULE_FREE and self._report_pending():
             return
         self._guarded(command, args, lambda: handler(args, received))
 
@@ -236,6 +323,17 @@ class Brain:
             "YXSHOWINFO": self._show_info,
         }
 
+    def _unknown(self, command: str) -> None:
+        self.write(_one_line(f"UNKNOWN command {shown(command)}; see the Gomocup protocol "
+                             "for the commands this brain knows"))
+
+    def end_of_input(self) -> None:
+        """The input has ended: a stone list still open is refused, not dropped in silence."""
+        if self._block is not None:
+            command = self._block[0]
+            self._block = None
+            self.write(f"ERROR {command}: the input ended before DONE closed the stone list")
+
     def _report_pending(self) -> bool:
         if self.pending_error is None:
             return False
@@ -258,7 +356,7 @@ class Brain:
             self._preparing = _prepare_in_background()
             self._preparing.join(START_WAIT_S)
             self._needs_warm_up = False
-        self.board = Board(width, height, rule=self.rule)
+        self._replace_board(Board(width, height, rule=self.rule))
         self._previous_score = None
         self.write("OK")
 
@@ -273,15 +371,27 @@ class Brain:
         self._new_board(width, height)
 
     def _restart(self, args: str, received: float) -> None:
-        board = self._need_board()
-        self.board = Board(board.width, board.height, rule=self.rule)
+        board = self._started()
+        self._replace_board(Board(board.width, board.height, rule=self.rule))
         self._previous_score = None
         self.write("OK")
 
-    def _need_board(self) -> Board:
+    def _started(self) -> Board:
+        """The board of the game started, for its size."""
         if self.board is None:
             raise CommandError("no game has been started; send START first")
         return self.board
+
+    def _need_board(self) -> Board:
+        """The position to play on."""
+        board = self._started()
+        if self.position_error is not None:
+            raise CommandError(self.position_error)
+        return board
+
+    def _replace_board(self, board: Board) -> None:
+        self.board = board
+        self.position_error = None
 
     # -- moves -----------------------------------------------------------------
 
@@ -483,6 +593,7 @@ class Brain:
         receiver, sender = multiprocessing.Pipe(duplex=False)
         # A bare fork: multiprocessing.Process would close stdin in the child, which
         # blocks on the lock the reader thread holds.
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:
@@ -493,28 +604,29 @@ class Brain:
             return task(self._on_info, _Either(self.stop, self.quit))
         if pid == 0:  # the worker: search, report, leave without any clean-up
             try:
+                _end_with(parent)
                 receiver.close()
                 value = task(lambda info: sender.send(("info", info)), None)
                 sender.send(("done", value))
             except ValueError as error:
                 sender.send(("error", str(error)))
+            except BrokenPipeError:
+                pass  # the brain has gone: there is no one to answer
             except BaseException:
                 traceback.print_exc()  # to stderr; the parent answers with its fallback
             finally:
                 os._exit(0)
         sender.close()
         try:
-            while True:
-                if self.stop.is_set() or self.quit.is_set() or (
-                    deadline is not None and time.perf_counter() >= deadline
-                ):
-                    return fallback()
+            while not (self.stop.is_set() or self.quit.is_set() or (
+                deadline is not None and time.perf_counter() >= deadline
+            )):
                 if not receiver.poll(0.005):
                     continue
                 try:
                     kind, value = receiver.recv()
                 except (EOFError, OSError):
-                    return fallback()  # the worker died: answer with what we have
+                    break  # the worker died: answer with what we have
                 if kind == "info":
                     self._on_info(value)
                 elif kind == "done":
@@ -528,6 +640,9 @@ class Brain:
             # Reaped on a thread: on a busy machine a killed search took up to a quarter
             # of a second to exit, and the reply must not wait for that.
             threading.Thread(target=_reap, args=(pid,), name="reap", daemon=True).start()
+        # Only once the search is killed: on a busy machine it once held the processor
+        # while a Swap2 fallback ran, and the reply came 100 ms after the turn time.
+        return fallback()
 
     def _quick_move(self, board: Board) -> Point:
         """The best move known so far, or the greedy scorer's (instant) when none is."""
@@ -629,14 +744,14 @@ class Brain:
     def _block_line(self, text: str, received: float) -> None:
         assert self._block is not None
         command, lines = self._block
-        word = text.partition(" ")[0].upper()
+        word = _split_word(text)[0]
         if word == "DONE":
             self._block = None
             self._finish_block(command, lines, received)
         elif word == "END":
             self._block = None  # the manager is done: nothing more is written
             self.handle(text, received)
-        elif word in BLOCKS or word in self._handlers:
+        elif word in BLOCKS or word in UNKNOWN_BLOCKS or word in self._handlers:
             # A command inside the block: the manager forgot DONE.
             self._block = None
             self.write(_one_line(f"ERROR {command}: the stone list was not closed by DONE "
@@ -646,34 +761,40 @@ class Brain:
             lines.append(text)
 
     def _finish_block(self, command: str, lines: list[str], received: float) -> None:
+        if command in UNKNOWN_BLOCKS:
+            self._unknown(command)
+            return
         if self._report_pending():
             return
         if command == "SWAP2BOARD":
             self._swap2(lines, received)
             return
-        self.board = self._position(lines)
+        self._replace_board(self._position(lines))
         if command == "BOARD":
             self._reply_move(received)
 
     def _position(self, lines: list[str]) -> Board:
-        """A board from ``x,y,field`` lines (1 own, 2 opponent, 3 ignored); own side to move."""
-        template = self._need_board()
+        """A board from ``x,y,field`` lines (1 own, 2 opponent); own side to move."""
+        template = self._started()
         own: list[Point] = []
         other: list[Point] = []
         seen: set[Point] = set()
         for line in lines:
             parts = line.split(",")
             if len(parts) != 3:
-                raise CommandError(f"expected lines x,y,field, got {line!r}")
+                raise CommandError(f"expected lines x,y,field, got {shown(line)!r}")
             point = parse_xy(",".join(parts[:2]))
             field = parse_int(parts[2], "the field")
             if not template.contains(point):
-                raise CommandError(f"{format_xy(point)} is off the {template.width}x"
-                                   f"{template.height} board")
+                raise CommandError(_off_board(template, point))
             if field == 3:
-                continue
+                # A stone that counts for no one: the board has no such square, and which
+                # side is to move no longer follows from the stones.
+                raise CommandError(f"{format_xy(point)} is a blocked square (field 3) of a "
+                                   "continuous game, which this brain does not play; use "
+                                   "fields 1 (own) and 2 (opponent)")
             if field not in (1, 2):
-                raise CommandError(f"field must be 1 (own), 2 (opponent) or 3, got {field}")
+                raise CommandError(f"field must be 1 (own) or 2 (opponent), got {field}")
             if point in seen:
                 raise CommandError(f"{format_xy(point)} is listed twice")
             seen.add(point)
@@ -686,21 +807,16 @@ class Brain:
             raise CommandError(f"{len(own)} own and {len(other)} opponent stones: "
                                "it cannot be this brain's turn")
         board = Board(template.width, template.height, rule=self.rule)
-        for index in range(len(black) + len(white)):
-            point = (black if index % 2 == 0 else white)[index // 2]
-            try:
-                board.push(point)
-            except IllegalMoveError as error:
-                raise CommandError(f"stone {index + 1} of the position: "
-                                   f"{_in_protocol_terms(board, point, str(error))}") from None
+        _place_stones(board, black, white)
         return board
 
     def _swap2(self, lines: list[str], received: float) -> None:
-        template = self._need_board()
+        template = self._started()
         board = Board(template.width, template.height, rule=self.rule)
         for line in lines:
-            parts = line.split(",")
-            point = parse_xy(",".join(parts[:2]))
+            if not _SWAP2_LINE.fullmatch(line):
+                raise CommandError(f"expected lines x,y (or x,y,field), got {shown(line)!r}")
+            point = parse_xy(",".join(line.split(",")[:2]))
             try:
                 board.push(point)
             except IllegalMoveError as error:
@@ -724,15 +840,14 @@ class Brain:
         answer = self._compute(task, fallback, received, instant=budget <= 0)
         for point in answer.moves:
             board.push(point)
-        self.board = board
+        self._replace_board(board)
         self.write(answer.reply)
 
     # -- settings and information ------------------------------------------------------
 
     def _info(self, args: str, received: float) -> None:
-        key, _, value = args.partition(" ")
+        key, value = _split_word(args)
         key = key.lower()
-        value = value.strip()
         said = f"INFO {shown(key)} {shown(value)}"
         try:
             note = self._set_info(key, value)
@@ -785,7 +900,7 @@ class Brain:
             try:
                 rule = Rule.from_gomocup(number)
             except ValueError as error:
-                raise CommandError(str(error)) from None
+                raise CommandError(_rule_refusal(number, error)) from None
             self._set_rule(rule)
         elif key in ("max_depth", "max_node"):
             # The engine keeps its limits in 64-bit integers: a larger one means no limit.
@@ -805,10 +920,13 @@ class Brain:
         moves = list(self.board.move_stack)
         self.board = Board(self.board.width, self.board.height, rule=rule)
         try:
-            self.board.push_many(moves)
-        except IllegalMoveError as error:
+            _place_stones(self.board, moves[0::2], moves[1::2])
+        except CommandError as error:
+            # The rule stands and only playing on is refused: refusing the rule refused
+            # the next command, a START that replaces the position too.
             self.board.clear()
-            raise CommandError(f"the position is not legal under {rule.value}: {error}") from None
+            self.position_error = (f"the position is not legal under the rule INFO set, "
+                                   f"{rule.value}: {error}")
 
     def _about(self, args: str, received: float) -> None:
         name = NAME if self.level is None else f"{NAME} level {self.level.number}"
@@ -834,6 +952,19 @@ class Brain:
 
     def _end(self, args: str, received: float) -> None:
         self.finished = True
+
+
+def _end_with(parent: int) -> None:
+    """Have this forked search killed when the brain's process ends, however it ends (on
+    Linux): a manager that kills the brain once left the search running until it next
+    reported, and then a traceback of the broken pipe on the brain's error output."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the brain ended before that was asked
+        os._exit(0)
 
 
 def _reap(pid: int) -> None:
@@ -874,8 +1005,10 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
     lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
 
     def take(text: str) -> None:
+        # Stamped one by one, not with the arrival of the piece they came in: a stop must
+        # come after the command it stops.
         now = time.perf_counter()
-        word = text.strip().partition(" ")[0].upper()
+        word = _split_word(text)[0]
         if word in URGENT:
             brain.stop_asked = now
             if brain.thinking:
@@ -886,26 +1019,15 @@ def serve(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         lines.put((now, text))
 
     def read() -> None:
-        # Lines may end with CR LF, LF or CR alone; undecodable bytes become U+FFFD.
-        buffer = getattr(source, "buffer", None)
-        pending = b""
-        with contextlib.suppress(OSError, ValueError):
-            while True:
-                chunk = buffer.read1(65536) if buffer is not None else (
-                    source.readline().encode("utf-8"))
-                if not chunk:
-                    break
-                *complete, pending = _LINE_END.split(pending + chunk)
-                for raw in complete:
-                    take(raw.decode("utf-8", "replace"))
-        if pending:
-            take(pending.decode("utf-8", "replace"))
+        for _, text in read_lines(source.buffer):
+            take(text)
         lines.put((time.perf_counter(), None))
 
     threading.Thread(target=read, name="stdin", daemon=True).start()
     while not brain.finished:
         received, line = lines.get()
         if line is None:
+            brain.end_of_input()
             break
         brain.handle(line, received)
     with contextlib.suppress(OSError, ValueError):

@@ -30,7 +30,6 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
-import re
 import shlex
 import signal
 import subprocess
@@ -44,18 +43,19 @@ from typing import IO, Protocol
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.gomocup.protocol import (
+    MAX_LINE,
     EngineInfo,
     ProtocolError,
     parse_about,
     parse_forbid,
     parse_search_message,
     parse_xy,
+    read_lines,
 )
 
 Point = tuple[int, int]
 
 DEFAULT_TURN_MS = 5_000
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 # Piskvork's default tournament tolerance on top of the turn time.
 DEFAULT_TOLERANCE_MS = 1_000
 # START may load networks, books or compiled kernels: Piskvork does not count it.
@@ -66,8 +66,6 @@ SETTLE_MS = 10
 # The longest single wait on the brain's output; longer deadlines wait in steps (a wait
 # past the platform's limit raises OverflowError).
 _MAX_WAIT_S = 3600.0
-# The longest line kept whole from a brain's output; a longer one is passed on in pieces.
-_MAX_LINE = 65536
 # How much of the brain's error output a crash report quotes: its last lines, cut short.
 _STDERR_LINES = 5
 _STDERR_CHARS = 400
@@ -285,34 +283,9 @@ class Engine:
 
     @staticmethod
     def _pump(stream: IO[bytes], lines: queue.Queue[tuple[float, str | None]]) -> None:
-        """Queue the brain's lines with their arrival times; brains may end lines with
-        CR LF, LF or CR alone. A line longer than ``_MAX_LINE`` is cut to that length."""
-        pending = b""
-        skipping = False  # in the rest of a line already passed on cut short
-        with contextlib.suppress(OSError, ValueError):
-            while chunk := stream.read1(65536):  # type: ignore[attr-defined]
-                now = time.perf_counter()
-                # only the new bytes are searched: pending holds no line end
-                *complete, rest = _LINE_END.split(chunk)
-                if complete:
-                    if skipping:
-                        del complete[0]
-                        skipping = False
-                    else:
-                        complete[0] = pending + complete[0]
-                    pending = rest
-                elif not skipping:
-                    pending += rest
-                if len(pending) > _MAX_LINE:
-                    # Pass the head on and drop the rest up to the line's end: a long
-                    # MESSAGE stays one MESSAGE, its tail not read as a line of its own.
-                    complete.append(pending)
-                    pending = b""
-                    skipping = True
-                for raw in complete:
-                    lines.put((now, raw[:_MAX_LINE].decode("utf-8", "replace")))
-        if pending:
-            lines.put((time.perf_counter(), pending.decode("utf-8", "replace")))
+        """Queue the brain's lines with their arrival times (see :func:`read_lines`)."""
+        for line in read_lines(stream):
+            lines.put(line)
         lines.put((time.perf_counter(), None))
         # Closed here, not by the thread that ends the brain: closing a stream another
         # thread is reading waits for that read, for ever if something still holds the pipe.
@@ -322,7 +295,7 @@ class Engine:
     @staticmethod
     def _pump_stderr(stream: IO[bytes], tail: deque[str], done: threading.Event) -> None:
         with contextlib.suppress(OSError, ValueError):
-            for raw in iter(lambda: stream.readline(_MAX_LINE), b""):
+            for raw in iter(lambda: stream.readline(MAX_LINE), b""):
                 tail.append(raw.decode("utf-8", "replace").rstrip())
         done.set()
         with contextlib.suppress(OSError, ValueError):

@@ -18,9 +18,12 @@ y the row from the top, exactly the library's own ``(x, y)`` points.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from gridgames.gomoku.notation import shown
 
@@ -29,12 +32,48 @@ Point = tuple[int, int]
 # The value Piskvork sends as time_left when the match time is unlimited.
 UNLIMITED_TIME = 2147483647
 
+# The longest line passed on whole; a longer one is cut to this length.
+MAX_LINE = 65536
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 _INT = re.compile(r"[+-]?\d+")
 _XY = re.compile(r"\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*")
 
 
 class ProtocolError(ValueError):
     """A line that does not follow the protocol; the message says what was expected."""
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[tuple[float, str]]:
+    """The lines of ``stream`` as they arrive, each with when it arrived (perf_counter),
+    until the stream ends or fails. Lines may end with CR LF, LF or CR alone, undecodable
+    bytes become U+FFFD, and a line longer than :data:`MAX_LINE` is passed on cut to that
+    length (the rest of it dropped: a long MESSAGE stays one MESSAGE)."""
+    pending = b""
+    skipping = False  # in the rest of a line already passed on cut short
+    with contextlib.suppress(OSError, ValueError):
+        while chunk := stream.read1(MAX_LINE):  # type: ignore[attr-defined]
+            now = time.perf_counter()
+            # Only the new bytes are searched (pending holds no line end): a long line
+            # searched again with every piece took 42 s for 40 MB.
+            *complete, rest = _LINE_END.split(chunk)
+            if complete:
+                if skipping:
+                    del complete[0]
+                    skipping = False
+                else:
+                    complete[0] = pending + complete[0]
+                pending = rest
+            elif not skipping:
+                pending += rest
+            if len(pending) > MAX_LINE:
+                complete.append(pending)
+                pending = b""
+                skipping = True
+            for raw in complete:
+                yield now, raw[:MAX_LINE].decode("utf-8", "replace")
+    if pending:
+        yield time.perf_counter(), pending.decode("utf-8", "replace")
 
 
 def parse_int(text: str, what: str = "value") -> int:

@@ -28,6 +28,10 @@ in the code that says so (see ``gridgames.gomoku.records``), and the report says
 how many games ended that way. A record with no result (no five, no full board,
 no such code: written before records kept it, say) has no known winner: such
 games are counted apart and left out of the score, and their pairs with them.
+
+A match killed while it saved a record (SIGKILL) leaves that record's hidden
+temporary file (``.game-NNNN.psq.1a2b3c4d.tmp``) in place of it: the report names
+each such file and leaves it out, and ``--json`` lists them as ``interrupted_writes``.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from pathlib import Path
 from statistics import fmean, stdev
 
 from gridgames.gomoku.match import PAIR_POINTS, MatchStats, Sprt, pair_index
-from gridgames.gomoku.records import GameRecord, RecordError, load
+from gridgames.gomoku.records import GameRecord, RecordError, interrupted_saves, load
 from gridgames.gomoku.rules import Rule
 
 RECORD_NAME = re.compile(r"game-(\d+)\.psq")
@@ -189,7 +193,8 @@ def numbered_records(directory: Path, rule: Rule) -> list[tuple[int, GameRecord]
     numbered = sorted((int(m[1]), path) for path in directory.iterdir()
                       if (m := RECORD_NAME.fullmatch(path.name)))
     if not numbered:
-        raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it")
+        left_out = "".join(f"; {interrupted_note(path)}" for path in interrupted_saves(directory))
+        raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it{left_out}")
     records = []
     for number, path in numbered:
         try:
@@ -197,6 +202,12 @@ def numbered_records(directory: Path, rule: Rule) -> list[tuple[int, GameRecord]
         except RecordError as error:
             raise ValueError(f"{path}: {error}") from None
     return records
+
+
+def interrupted_note(path: Path) -> str:
+    """What the report says of the temporary file of a record whose write was interrupted."""
+    return (f"left out {path}: the temporary file of a record whose write was interrupted "
+            "(its match was killed while saving it); that game is not counted")
 
 
 # Moves compared to tell that two runs played game N from the same opening.
@@ -307,9 +318,14 @@ def main(argv: list[str] | None = None) -> int:
                                             base_engine, Rule(args.rule))
     except ValueError as error:
         parser.error(str(error))
+    # A match killed while it saved a record: its folder lacks that game, and perhaps more.
+    left_out = [path for directory in dict.fromkeys([*args.dirs, *(args.paired or [])])
+                for path in interrupted_saves(directory)]
     print("\n".join(results.lines(sprt)))
     if paired_diff is not None:
         print(paired_diff.line(len(args.dirs), base_engine, len(args.paired)))
+    for path in left_out:
+        print(f"  {interrupted_note(path)}")
     if args.json:
         games, paired = results.stats, results.paired
         black, black_low, black_high = results.black_share()
@@ -319,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
         del data["black_pairs"]
+        data["interrupted_writes"] = [str(path) for path in left_out]
         if sprt is not None:
             data["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "llr": sprt.llr(paired)}
         if paired_diff is not None:

@@ -1,12 +1,16 @@
 """``gridgames match`` and ``gridgames tournament`` run as commands: refusing a bad --out
-or a bad wait before any game, the time a brain has to start, and Ctrl-C."""
+(one a killed match left, too) or a bad wait before any game, the time a brain has to
+start, and Ctrl-C, SIGTERM and SIGHUP, once or more."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import re
 import signal
 import subprocess
 import sys
+import termios
 import textwrap
 import time
 from pathlib import Path
@@ -119,11 +123,8 @@ def test_ctrl_c_ends_the_match_and_every_brain(tmp_path: Path) -> None:
     left them running, one of them thinking for an hour."""
     pids = tmp_path / "pids"
     env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids), "FAKE_BRAIN_DEAF": "1"}
-    # as at a terminal: Ctrl-C raises KeyboardInterrupt (a background job ignores it)
-    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    proc = subprocess.Popen([sys.executable, "-c", script, "match", fake("hang"), fake("good"),
-                             "--size", "9", "--games", "4", "--concurrency", "2",
+    proc = subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, "match", fake("hang"),
+                             fake("good"), "--size", "9", "--games", "4", "--concurrency", "2",
                              "--time-ms", "60000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=tmp_path, env=env)
@@ -151,37 +152,55 @@ def test_ctrl_c_ends_the_match_and_every_brain(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
-def stopped_by_signal(tmp_path: Path, signum: int, *args: str) -> tuple[int, str, str]:
-    """Run ``gridgames ARGS`` until its first game is counted, send it ``signum``, and
-    check that every brain it started has ended; its status, output and error output."""
+# gridgames as at a terminal: Ctrl-C raises KeyboardInterrupt, SIGHUP is not ignored (nohup).
+AT_A_TERMINAL = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                 "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+                 "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+
+
+def brains_ended(pids: Path) -> None:
+    """Check that every brain whose process id is in ``pids`` has ended, or soon does."""
+    started = [int(pid) for pid in pids.read_text().split()]
+    deadline = time.monotonic() + 5
+    while any(running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in started if running(pid)] == []
+
+
+def kill_left(pids: Path) -> None:
+    """Kill what a test left running of the brains whose process ids are in ``pids``."""
+    for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def stopped_by_signal(tmp_path: Path, signums: tuple[int, ...], *args: str,
+                      gap_s: float = 0.0) -> tuple[int, str, str]:
+    """Run ``gridgames ARGS`` until its first game is counted, send it ``signums``, ``gap_s``
+    apart, and check that every brain it started has ended; its status, output and error
+    output."""
     pids = tmp_path / "pids"
     env = {**os.environ, "FAKE_BRAIN_PIDS": str(pids)}
-    # as at a terminal: Ctrl-C raises KeyboardInterrupt, SIGHUP is not ignored (nohup)
-    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-              "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
-              "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    proc = subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
     try:
         assert proc.stdout is not None
-        for line in proc.stdout:  # the first game is counted (its brain hung: lost on time)
+        for line in proc.stdout:  # the first game is counted
             if line.startswith("Game 1/20"):
                 break
-        proc.send_signal(signum)
+        for number, signum in enumerate(signums):
+            if number:
+                time.sleep(gap_s)
+            proc.send_signal(signum)
         out, err = proc.communicate(timeout=60)
-        started = [int(pid) for pid in pids.read_text().split()]
-        deadline = time.monotonic() + 5
-        while any(running(pid) for pid in started) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert [pid for pid in started if running(pid)] == []
+        brains_ended(pids)
         return proc.returncode, out, err
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
-            if running(pid):
-                os.kill(pid, signal.SIGKILL)
+        kill_left(pids)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -193,7 +212,7 @@ def test_a_stopped_match_sums_up_its_games_and_ends_its_brains(
     up to. SIGTERM once ended the match's process at once: no summary, and a brain that
     hangs, in a process group of its own, was left running."""
     status, out, err = stopped_by_signal(
-        tmp_path, signum, "match", fake("hang"), fake("good"), "--size", "9", "--games", "20",
+        tmp_path, (signum,), "match", fake("hang"), fake("good"), "--size", "9", "--games", "20",
         "--time-ms", "200", "--tolerance-ms", "100", "--out", "games")
     assert status == code and "Traceback" not in err, err
     games = sorted(p.name for p in (tmp_path / "games").iterdir())
@@ -211,7 +230,7 @@ def test_a_stopped_tournament_gives_its_standings_and_ends_its_brains(
     """As a match does. SIGTERM and SIGHUP once ended the tournament's process at once,
     leaving the brain that hangs running, and Ctrl-C printed no standings."""
     status, out, err = stopped_by_signal(
-        tmp_path, signum, "tournament", fake("hang"), fake("good"), fake("good"),
+        tmp_path, (signum,), "tournament", fake("hang"), fake("good"), fake("good"),
         "--size", "9", "--games", "20", "--time-ms", "200", "--tolerance-ms", "100",
         "--out", "games")
     assert status == code and "Traceback" not in err, err
@@ -298,3 +317,234 @@ def test_a_match_stopped_by_a_record_it_cannot_write_sums_up_its_games(
     assert result.stderr == ("gridgames match: --out games: cannot write the record of game 2 "
                              "in that folder: No such file or directory\n")
     assert "\nScore of python vs python (2): 0 - 1 - 0 [0.000] 1\n" in result.stdout
+
+
+MATCH_REPORT = Path(__file__).parents[2] / "benchmarks" / "match_report.py"
+# gridgames, killed (SIGKILL) by the first write of a file beyond 40 bytes: a game's record.
+KILLED_BY_ITS_FIRST_RECORD = (
+    "import os, resource, signal, sys; "
+    "signal.signal(signal.SIGXFSZ, lambda *_: os.kill(os.getpid(), signal.SIGKILL)); "
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40)); "
+    "from gridgames.cli.main import main; sys.exit(main(sys.argv[1:]))")
+
+
+def test_an_out_left_by_a_match_killed_while_it_wrote_a_record_is_refused(
+        tmp_path: Path) -> None:
+    """A match killed (SIGKILL) while it writes a record leaves that record's hidden
+    temporary file. The folder once looked like a fresh one to the next match (no
+    game-NNNN.psq in it), and to the report like a folder of no games or of every game:
+    both now name that file, and the folder is taken once it is deleted."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    killed = subprocess.run([sys.executable, "-c", KILLED_BY_ITS_FIRST_RECORD, "match",
+                             fake("good"), fake("illegal"), "--size", "9", "--games", "2",
+                             "--time-ms", "500", "--out", "games"],
+                            capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    [left] = (tmp_path / "games").iterdir()
+    assert left.name.startswith(".game-0001.psq.") and left.name.endswith(".tmp")
+    again = run("match", fake("good"), fake("good"), "--size", "9", "--games", "2",
+                "--time-ms", "200", "--out", "games", cwd=tmp_path)
+    assert again.returncode == 2 and again.stdout == ""
+    assert again.stderr == (f"gridgames match: --out games: that folder holds {left.name}, the "
+                            "temporary file of a record whose write was interrupted (its match "
+                            "was killed); it holds no whole record and may be deleted, or give "
+                            "a new or empty folder\n")
+    report = subprocess.run([sys.executable, str(MATCH_REPORT), "games", "--engine", "python"],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert report.returncode == 2
+    assert (f"games: no game records (game-NNNN.psq) in it; left out games/{left.name}: the "
+            "temporary file of a record whose write was interrupted (its match was killed "
+            "while saving it); that game is not counted\n") in report.stderr
+    left.unlink()
+    assert run("match", fake("good"), fake("good"), "--size", "9", "--games", "2",
+               "--time-ms", "200", "--out", "games", cwd=tmp_path).returncode == 0
+
+
+# A brain deaf to Ctrl-C, SIGTERM and END, and still there once its input is closed: only
+# a kill ends it. It plays the first empty point, 50 ms a move. With "escape", a helper of
+# its own, in a session of its own, keeps its output open after it has been killed, and
+# from its second game on it never answers a move.
+STUBBORN_BRAIN = """
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+with open(os.environ["FAKE_BRAIN_PIDS"], "a") as pids:
+    pids.write(f"{os.getpid()}\\n")
+if sys.argv[1:] == ["escape"] and os.fork() == 0:
+    os.setsid()
+    with open(os.environ["HELPER_PIDS"], "a") as pids:
+        pids.write(f"{os.getpid()}\\n")
+    time.sleep(600)
+    os._exit(0)
+size, stones, block, games = 15, set(), None, 0
+
+
+def move():
+    time.sleep(600 if sys.argv[1:] == ["escape"] and games > 1 else 0.05)
+    point = next((x, y) for y in range(size) for x in range(size) if (x, y) not in stones)
+    stones.add(point)
+    print(f"{point[0]},{point[1]}", flush=True)
+
+
+for line in sys.stdin:
+    word, _, rest = line.strip().partition(" ")
+    if block is not None:
+        if word == "DONE":
+            stones = {tuple(map(int, item.split(",")[:2])) for item in block}
+            block = None
+            move()
+        else:
+            block.append(word)
+    elif word in ("START", "RESTART"):
+        size = int(rest) if word == "START" else size
+        stones, games = set(), games + 1
+        print("OK", flush=True)
+    elif word == "BEGIN":
+        move()
+    elif word == "TURN":
+        stones.add(tuple(map(int, rest.split(","))))
+        move()
+    elif word == "BOARD":
+        block = []
+while True:
+    time.sleep(1)
+"""
+
+
+def stubborn(tmp_path: Path, *args: str) -> str:
+    """The command line of :data:`STUBBORN_BRAIN`."""
+    path = tmp_path / "stubborn.py"
+    path.write_text(STUBBORN_BRAIN, encoding="utf-8")
+    return " ".join([sys.executable, str(path), *args])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+@pytest.mark.parametrize(("command", "signums", "gap_s", "why", "code"), [
+    ("match", (signal.SIGINT, signal.SIGINT), 0.0, "Ctrl-C", 130),
+    ("match", (signal.SIGTERM, signal.SIGTERM), 0.01, "SIGTERM", 143),
+    ("match", (signal.SIGINT, signal.SIGTERM, signal.SIGINT), 0.05, "Ctrl-C", 130),
+    ("tournament", (signal.SIGTERM, signal.SIGINT), 0.02, "SIGTERM", 143),
+    ("tournament", (signal.SIGHUP, signal.SIGHUP), 0.05, "SIGHUP", 129),
+])
+def test_a_second_signal_while_stopping_still_sums_up_and_ends_every_brain(
+        tmp_path: Path, command: str, signums: tuple[int, ...], gap_s: float, why: str,
+        code: int) -> None:
+    """Brains deaf to END and SIGTERM, and signals sent one after the other, as a user
+    presses Ctrl-C twice: whenever the later ones come, the command ends every brain,
+    keeps the records of the games it counted, prints their summary and exits with the
+    status of the first signal."""
+    brains = [stubborn(tmp_path), fake("good")] + ([fake("good")] if command == "tournament"
+                                                   else [])
+    status, out, err = stopped_by_signal(
+        tmp_path, signums, command, *brains, "--size", "9", "--games", "20",
+        "--concurrency", "2", "--time-ms", "1000", "--out", "games", gap_s=gap_s)
+    assert status == code and "Traceback" not in err, err
+    games = len(list((tmp_path / "games").rglob("game-*.psq")))
+    assert games >= 1
+    total = 20 if command == "match" else 60
+    title = command.capitalize()
+    assert f"\n{title} stopped by {why} after {games} of {total} games.\n" in out
+    if command == "match":
+        assert re.search(rf"\nScore of python vs python \(2\): \d+ - \d+ - \d+ \[[0-9.]+\] "
+                         rf"{games}\n", out), out
+        assert out.splitlines()[-1].startswith("Pairs of games by points for python "), out
+    else:
+        assert f"\nStandings after {games} games:\n" in out
+        assert out.splitlines()[-5].startswith("Crosstable "), out  # and its 4 lines
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_stopped_match_does_not_wait_for_a_game_its_brains_end_does_not_end(
+        tmp_path: Path) -> None:
+    """A brain whose helper, in a session of its own, outlives it and keeps its output
+    open: its game, in play when Ctrl-C comes, waits for a move until its time is up. The
+    match once waited 5 s for that game before it summed up (and only a second Ctrl-C
+    stopped the wait); every brain is killed, so it no longer waits."""
+    helpers = tmp_path / "helpers"
+    env = {**os.environ, "FAKE_BRAIN_PIDS": str(tmp_path / "pids"),
+           "HELPER_PIDS": str(helpers)}
+    proc = subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, "match",
+                             stubborn(tmp_path, "escape"), fake("good"), "--size", "9",
+                             "--games", "20", "--time-ms", "60000", "--out", "games"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Game 1/20"):
+                break
+        time.sleep(0.3)  # game 2 is under way, waiting for a move that never comes
+        proc.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        assert time.monotonic() - stopped < 3  # not the 5 s it waited
+        assert proc.returncode == 130 and "Traceback" not in err, err
+        assert "\nMatch stopped by Ctrl-C after 1 of 20 games.\n" in out
+        assert "\nScore of python vs python (2): 1 - 0 - 0 [1.000] 1\n" in out
+        brains_ended(tmp_path / "pids")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        kill_left(tmp_path / "pids")
+        kill_left(helpers)
+
+
+def pipe_holds(fd: int) -> int:
+    """The bytes waiting in the pipe whose reading end is ``fd``."""
+    return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_SETPIPE_SZ"), reason="sets a pipe's size (Linux)")
+@pytest.mark.parametrize(("command", "first", "second", "why", "code"), [
+    ("match", signal.SIGTERM, signal.SIGTERM, "SIGTERM", 143),
+    ("match", signal.SIGINT, signal.SIGINT, "Ctrl-C", 130),
+    ("tournament", signal.SIGINT, signal.SIGTERM, "Ctrl-C", 130),
+])
+def test_a_second_signal_while_the_summary_is_written_leaves_it_whole(
+        tmp_path: Path, command: str, first: int, second: int, why: str, code: int) -> None:
+    """The output is a pipe that is full (a pager, a slow reader), so the command waits
+    to write its summary; a second signal then once ended it there, with no summary
+    (SIGTERM's default action was back) or a traceback in its middle (Ctrl-C)."""
+    pids = tmp_path / "pids"
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)
+    brains = [fake("illegal"), fake("good")] + ([fake("good")] if command == "tournament"
+                                                else [])
+    proc = subprocess.Popen([sys.executable, "-c", AT_A_TERMINAL, command, *brains,
+                             "--size", "9", "--games", "200", "--time-ms", "1000",
+                             "--out", "games"],
+                            stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            env={**os.environ, "FAKE_BRAIN_PIDS": str(pids)})
+    os.close(write)
+    try:
+        held, deadline = -1, time.monotonic() + 60
+        while (held < 3500 or held != pipe_holds(read)) and time.monotonic() < deadline:
+            held = pipe_holds(read)
+            time.sleep(0.5)  # the command is stuck on a line of its progress
+        proc.send_signal(first)
+        time.sleep(1)  # it ends its brains and waits to write its summary
+        proc.send_signal(second)
+        time.sleep(0.2)
+        with open(read, encoding="utf-8") as output:
+            out = output.read()
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.wait(60)
+        assert proc.returncode == code and "Traceback" not in err, err
+        games = len(list((tmp_path / "games").rglob("game-*.psq")))
+        total = 200 if command == "match" else 600
+        assert f"\n{command.capitalize()} stopped by {why} after {games} of {total} games.\n" \
+            in out
+        if command == "match":
+            assert out.endswith(f"Games lost by error (illegal move, time, crash, protocol): "
+                                f"{games}\n"), out[-300:]
+        else:
+            # the crosstable's last row: the engine that lost every game
+            assert re.search(rf"\npython +0/{games} +0/0 +-\n$", out), out[-300:]
+        brains_ended(pids)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        kill_left(pids)

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -40,7 +41,7 @@ from gridgames.gomoku.match import (
     score_from_elo,
 )
 from gridgames.gomoku.notation import parse_position
-from gridgames.gomoku.records import load
+from gridgames.gomoku.records import interrupted_saves, load
 
 FAKE = Path(__file__).parent / "gomocup" / "fake_brain.py"
 
@@ -237,6 +238,22 @@ def test_read_openings_names_a_bad_line() -> None:
         read_openings(["a1o1b1o2c1o3d1o4e1"], 15, 15, Rule.FREESTYLE)
 
 
+def test_an_opening_neither_form_reads_says_both_and_is_quoted_short() -> None:
+    """Once "expected renju points" alone, though Piskvork's dx,dy pairs are read too, and
+    a long line was quoted whole (100,000 characters, or twice 1,000)."""
+    with pytest.raises(ValueError) as raised:
+        read_openings(["h8", "0,0 1,0"], 15, 15, Rule.FREESTYLE)
+    assert str(raised.value) == (
+        "opening 2 ('0,0 1,0'): cannot read the position '0,0 1,0' after '': expected renju "
+        "points like h8i9j10; an opening is a position string like h8i9j10, or dx,dy pairs "
+        "from the centre like 0,0, 1,0, 1,3")
+    for line in ("zz" * 500, "h8" * 50_000, ", ".join(["0,0"] * 50_000)):
+        with pytest.raises(ValueError, match=r"^opening 1 \(.(zz|h8|0,0, )[^']*\.\.\.\): "
+                           ) as raised:
+            read_openings([line], 15, 15, Rule.FREESTYLE)
+        assert len(str(raised.value)) < 300
+
+
 def test_each_opening_is_played_with_both_colours() -> None:
     config = MatchConfig((fake("good"), fake("good")), games=6,
                          openings=(((7, 7),), ((1, 1),), ((2, 2),)), seed=3)
@@ -339,6 +356,53 @@ def test_a_match_that_cannot_go_on_ends_the_games_in_play(
     assert time.perf_counter() - started < 6  # played out, the game takes over 10 s
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_second_interrupt_as_the_brains_are_ended_still_ends_them_all(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C as the first game is counted, and a second Ctrl-C just as the match has ended
+    the first of its brains (the real kill, then the interrupt). The match once stopped
+    ending them there and raised the second interrupt: the other brains, which do not read
+    END while they think, ran on. Every brain is ended at once, and the first interrupt is
+    the one raised."""
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAKE_BRAIN_PIDS", str(pids))
+    kill = Engine.kill
+    killed: list[Engine] = []
+
+    def kill_then_ctrl_c(engine: Engine) -> None:
+        kill(engine)
+        killed.append(engine)
+        if len(killed) == 1:
+            raise KeyboardInterrupt  # the second
+
+    first = KeyboardInterrupt()
+
+    def ctrl_c(result: GameResult, stats: MatchStats) -> None:
+        raise first
+
+    monkeypatch.setattr(Engine, "kill", kill_then_ctrl_c)
+    config = MatchConfig((fake("hang"), fake("good")), games=4, width=9, height=9,
+                         time_ms=300, tolerance_ms=0, concurrency=2)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        run_match(config, on_game=ctrl_c)
+    assert raised.value is first
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert len(started) >= 4
+    deadline = time.monotonic() + 0.5  # a brain told END would take a second
+    while any(running(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [pid for pid in started if running(pid)] == []
+
+
 def test_two_brains_of_one_name_are_told_apart(tmp_path: Path) -> None:
     """Two builds of one brain: the second is named "(2)" in the results and records, as in
     a tournament, so that a report can tell whose game each was."""
@@ -386,6 +450,33 @@ def test_a_slow_start_is_waited_for_and_not_charged(engines: list[Engine]) -> No
     with pytest.raises(EngineStartError, match=r"did not answer START 9 in time \(allowed "
                                                r"0.2 s; a brain must answer OK"):
         run_match(slow)
+
+
+def test_a_brain_that_never_answers_restart_loses_saying_so(tmp_path: Path) -> None:
+    """Its second game, which begins with RESTART, was lost "on time" alone, though no move
+    had been asked for: the reason now says what went unanswered."""
+    brain = tmp_path / "restart_hangs.py"
+    brain.write_text(textwrap.dedent("""\
+        import sys, time
+        for line in sys.stdin:
+            word = line.strip().partition(" ")[0]
+            if word == "START":
+                print("OK", flush=True)
+            elif word == "RESTART":
+                time.sleep(600)
+            elif word in ("BEGIN", "TURN", "DONE"):
+                print("0,0" if word != "TURN" else "0,1", flush=True)
+            elif word == "END":
+                break
+    """))
+    spec = EngineSpec("restart-hangs", (sys.executable, str(brain)))
+    config = MatchConfig((spec, fake("good")), games=2, width=9, height=9, time_ms=500,
+                         start_timeout_ms=300, openings=((),), seed=1)
+    first, second = run_match(config).results
+    assert "restart-hangs did not answer RESTART" not in first.reason
+    assert second.reason == ("restart-hangs lost on time: restart-hangs did not answer RESTART "
+                             "in time")
+    assert second.record.termination == "time forfeit"
 
 
 def test_crash_in_mid_game(engines: list[Engine]) -> None:
@@ -635,6 +726,45 @@ def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> 
     again = json.loads(twice.read_text())["paired"]
     for key in ("pairs", "score", "base", "half_width"):
         assert again[key] == pytest.approx(paired[key])
+
+
+def test_the_match_report_names_a_record_whose_write_was_interrupted(tmp_path: Path) -> None:
+    """A match killed while it saved game 3's record left its hidden temporary file: the
+    report once read the folder as a whole match of two games. It names the file and says
+    it is left out, and --json lists it."""
+    config = MatchConfig((fake("good"), fake("crash")), games=2, width=9, height=9,
+                         openings=default_opening_moves(9, 9), seed=1, out_dir=tmp_path)
+    run_match(config)
+    left = tmp_path / ".game-0003.psq.0f1e2d3c.tmp"
+    left.write_text("Piskvorky 9x9, 0:0, 0\n5,5,0\n")  # as far as the write got
+    out = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path), "--engine",
+                           "fake-good", "--json", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "fake-good against fake-crash: 2 games, 2-0-0" in done.stdout
+    assert done.stdout.endswith(
+        f"\n  left out {left}: the temporary file of a record whose write was interrupted "
+        "(its match was killed while saving it); that game is not counted\n")
+    assert json.loads(out.read_text())["interrupted_writes"] == [str(left)]
+
+
+def test_a_records_folder_with_interrupted_writes_is_refused_naming_them(
+        tmp_path: Path) -> None:
+    """The same check as --out's, for a match of the library's, once the files deleted."""
+    for name in (".game-0001.psq.0f1e2d3c.tmp", ".game-0001.psq.4b5a6978.tmp"):
+        (tmp_path / name).write_text("Piskvorky 9x9, 0:0, 0\n")
+    config = MatchConfig((fake("good"), fake("good")), games=2, width=9, height=9,
+                         out_dir=tmp_path)
+    with pytest.raises(ValueError) as raised:
+        run_match(config)
+    assert str(raised.value) == (
+        f"--out {tmp_path}: that folder holds .game-0001.psq.0f1e2d3c.tmp (and 1 more like "
+        "it), the temporary file of a record whose write was interrupted (its match was "
+        "killed); it holds no whole record and may be deleted, or give a new or empty folder")
+    for path in interrupted_saves(tmp_path):
+        path.unlink()
+    assert len(run_match(config).results) == 2
 
 
 @pytest.mark.parametrize(("args", "message"), [

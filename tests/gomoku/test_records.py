@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import stat
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from gridgames.gomoku.records import (
     ending_text,
     from_json,
     from_psq,
+    interrupted_saves,
     is_psq,
     load,
     save,
@@ -175,6 +177,32 @@ def test_a_save_that_fails_midway_leaves_the_earlier_file_whole(tmp_path, name: 
     assert earlier.read_text() == "the earlier save\n"
     assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary left behind
     assert result.stdout == f"[Errno 27] File too large: '{earlier}'\n"
+
+
+# The same save, killed (SIGKILL) as its write goes beyond the 40 bytes.
+SAVE_KILLED_MIDWAY = """
+import os, signal
+signal.signal(signal.SIGXFSZ, lambda *_: os.kill(os.getpid(), signal.SIGKILL))
+""" + SAVE_WITH_A_FULL_DISK
+
+
+def test_a_save_killed_midway_leaves_a_temporary_file_that_is_found(tmp_path) -> None:
+    """A process killed while it saves cannot remove its temporary file: that file, half a
+    record, is all the folder gets of that game. It is hidden, and a folder of records that
+    holds one looked complete; interrupted_saves finds it, and nothing else."""
+    for name in ("game-0001.psq", ".game-0001.psq.tmp", "game-0002.psq.1a2b3c4d.tmp",
+                 ".notes", "x.tmp"):
+        (tmp_path / name).write_text("not a save's temporary file\n")
+    result = subprocess.run([sys.executable, "-c", SAVE_KILLED_MIDWAY,
+                             str(tmp_path / "game-0002.psq")],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == -signal.SIGKILL, result.stderr
+    assert not (tmp_path / "game-0002.psq").exists()
+    [left] = interrupted_saves(tmp_path)
+    assert re.fullmatch(r"\.game-0002\.psq\.[0-9a-f]{8}\.tmp", left.name)
+    assert left.parent == tmp_path and len(left.read_bytes()) == 40  # cut short
+    left.unlink()
+    assert interrupted_saves(tmp_path) == []
 
 
 def test_a_save_replaces_the_file_as_a_write_in_place_would(tmp_path) -> None:

@@ -40,7 +40,7 @@ from gridgames.gomoku.match import (
 )
 
 from .options import positive_number, whole_number
-from .stopping import STOPS, signals_stop, why_and_status
+from .stopping import StoppedBy, signals_stop
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -174,26 +174,28 @@ def run(args: argparse.Namespace) -> int:
         print(game_line(result, config, config.games), flush=True)
         print(f"  {progress_line(stats, config)}", flush=True)
 
-    try:
-        with signals_stop():
-            if args.cluster is not None:
-                report = _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
-            else:
-                report = run_match(config, on_game=progress)
-    except STOPS as stop:
-        # The brains are ended and the games finished are kept: say what they add up to.
-        why, status = why_and_status(stop)
-        print(f"\nMatch stopped by {why} after {so_far.stats.games} of {config.games} games.")
-        _print_summary(so_far)
-        return status
-    except (EngineError, ValueError, _ClusterFailure) as error:
-        # a brain that never starts, a record that cannot be written, a cluster that fails
-        _print_summary(so_far)
-        print(f"gridgames match: {error}", file=sys.stderr)
-        return 1 if isinstance(error, EngineError) else 2
-    if report.stopped_early:
-        print(f"SPRT decided after {report.stats.games} games: stopping.")
-    _print_summary(report)
+    def play() -> MatchReport:
+        if args.cluster is not None:
+            return _run_on_cluster(config, args.cluster, progress, args.cluster_ship)
+        return run_match(config, on_game=progress)
+
+    with signals_stop() as signals:
+        try:
+            report = signals.run(play)
+        except StoppedBy as stop:
+            # The brains are ended and the games finished are kept: say what they add up to.
+            print(f"\nMatch stopped by {stop.why} after {so_far.stats.games} of "
+                  f"{config.games} games.")
+            _print_summary(so_far)
+            return stop.status
+        except (EngineError, ValueError, _ClusterFailure) as error:
+            # a brain that never starts, a record that cannot be written, a cluster that fails
+            _print_summary(so_far)
+            print(f"gridgames match: {error}", file=sys.stderr)
+            return 1 if isinstance(error, EngineError) else 2
+        if report.stopped_early:
+            print(f"SPRT decided after {report.stats.games} games: stopping.")
+        _print_summary(report)
     return 0
 
 

@@ -31,7 +31,7 @@ from gridgames.gomoku.tournament import (
 
 from .match import add_game_options, game_config, settings_line
 from .options import whole_number
-from .stopping import STOPS, signals_stop, why_and_status
+from .stopping import StoppedBy, signals_stop
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,22 +67,22 @@ def run(args: argparse.Namespace) -> int:
     def match(pair: tuple[int, int], report: MatchReport) -> None:
         print(f"  {report.summary_lines()[0]}", flush=True)
 
-    try:
-        with signals_stop():
-            report = run_tournament(engines, settings, on_game=game, on_match=match)
-    except STOPS as stop:
-        # The brains are ended and the games finished are kept: say where they stand.
-        why, status = why_and_status(stop)
-        print(f"\nTournament stopped by {why} after {_games(so_far)} of "
-              f"{count * settings.games} games.")
-        _print_standings(so_far)
-        return status
-    except (EngineError, ValueError) as error:
-        # an engine that never starts a game, a record or folder that cannot be written
-        _print_standings(so_far)
-        print(f"gridgames tournament: {error}", file=sys.stderr)
-        return 1 if isinstance(error, EngineError) else 2
-    _print_standings(report)
+    with signals_stop() as signals:
+        try:
+            report = signals.run(lambda: run_tournament(engines, settings, on_game=game,
+                                                        on_match=match))
+        except StoppedBy as stop:
+            # The brains are ended and the games finished are kept: say where they stand.
+            print(f"\nTournament stopped by {stop.why} after {_games(so_far)} of "
+                  f"{count * settings.games} games.")
+            _print_standings(so_far)
+            return stop.status
+        except (EngineError, ValueError) as error:
+            # an engine that never starts a game, a record or folder that cannot be written
+            _print_standings(so_far)
+            print(f"gridgames tournament: {error}", file=sys.stderr)
+            return 1 if isinstance(error, EngineError) else 2
+        _print_standings(report)
     return 0
 
 

@@ -36,18 +36,25 @@ counted one by one (as cutechess-cli).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import queue
 import random
 import shlex
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from gridgames.gomoku.board import Board, Color, IllegalMoveError, Point, check_size
+from gridgames.gomoku.board import (
+    Board,
+    Color,
+    IllegalMoveError,
+    InvalidMoveError,
+    Point,
+    check_size,
+)
 from gridgames.gomoku.gomocup.client import (
     DEFAULT_START_TIMEOUT_MS,
     DEFAULT_TOLERANCE_MS,
@@ -62,7 +69,13 @@ from gridgames.gomoku.gomocup.client import (
 from gridgames.gomoku.gomocup.protocol import UNLIMITED_TIME
 from gridgames.gomoku.notation import format_position, parse_position, shown, shown_value
 from gridgames.gomoku.openings import centred, default_openings, relative_opening
-from gridgames.gomoku.records import TIME_FORFEIT, UNKNOWN, GameRecord, save
+from gridgames.gomoku.records import (
+    TIME_FORFEIT,
+    UNKNOWN,
+    GameRecord,
+    interrupted_saves,
+    save,
+)
 from gridgames.gomoku.rules import Rule
 
 # -- statistics -----------------------------------------------------------------
@@ -491,8 +504,12 @@ def read_openings(lines: Sequence[str], width: int, height: int,
             if moves is None:
                 moves = parse_position(text, width, height)
             check_opening(moves, width, height, rule)
+        except InvalidMoveError as error:  # neither form
+            raise ValueError(f"opening {number} ({shown_value(text)}): {error}; an opening is "
+                             "a position string like h8i9j10, or dx,dy pairs from the centre "
+                             "like 0,0, 1,0, 1,3") from None
         except ValueError as error:
-            raise ValueError(f"opening {number} ({text!r}): {error}") from None
+            raise ValueError(f"opening {number} ({shown_value(text)}): {error}") from None
         openings.append(tuple(moves))
     return tuple(openings)
 
@@ -521,8 +538,8 @@ def play_game(engines: Sequence[Engine], config: MatchConfig, number: int,
             raise  # no game can be played with it: the match stops
         except IllegalEngineMoveError as error:
             loser, reason = side, f"{names[side]} played an illegal move: {error.reason}"
-        except EngineTimeoutError:
-            loser, reason, termination = side, f"{names[side]} lost on time", TIME_FORFEIT
+        except EngineTimeoutError as error:  # which command: a move, or a RESTART
+            loser, reason, termination = side, f"{names[side]} lost on time: {error}", TIME_FORFEIT
         except EngineTerminatedError as error:
             loser, reason = side, f"{names[side]} crashed: {error}"
         except EngineError as error:
@@ -684,8 +701,8 @@ class MatchTally:
 
 def records_folder(path: str | Path) -> Path:
     """Make the folder for a match's game records (``out_dir``, ``--out``) if it is missing,
-    and check that records can be written in it and that it holds none of another match;
-    raises ValueError saying why not.
+    and check that records can be written in it and that it holds none of another match,
+    whole or interrupted while it wrote one; raises ValueError saying why not.
 
     The one place that makes it: a match makes it before its first game, and the
     command line calls this early to refuse a bad ``--out`` before it prints anything.
@@ -708,6 +725,14 @@ def records_folder(path: str | Path) -> Path:
     if earlier:
         raise ValueError(f"--out {folder}: that folder holds the records of an earlier match "
                          f"({earlier[0]}, {len(earlier)} in all); give a new or empty folder")
+    # What a match killed while it saved a record leaves: its folder may look complete.
+    leftovers = interrupted_saves(folder)
+    if leftovers:
+        more = f" (and {len(leftovers) - 1} more like it)" if len(leftovers) > 1 else ""
+        raise ValueError(f"--out {folder}: that folder holds {leftovers[0].name}{more}, the "
+                         "temporary file of a record whose write was interrupted (its match "
+                         "was killed); it holds no whole record and may be deleted, or give "
+                         "a new or empty folder")
     return folder
 
 
@@ -771,8 +796,7 @@ def run_match(config: MatchConfig, *,
     def work() -> None:
         engines: list[Engine] = []
         try:
-            engines = start_engines(config)
-            live.add(engines)
+            engines = live.start(config)
             while not stop.is_set():
                 job = jobs.get()
                 if job is None:
@@ -786,11 +810,7 @@ def run_match(config: MatchConfig, *,
                 engine.quit()
             done.put(_WORKER_DONE)
 
-    threads = [threading.Thread(target=work, daemon=True, name=f"match worker {i}")
-               for i in range(workers)]
-    for thread in threads:
-        thread.start()
-    running = workers
+    threads: list[threading.Thread] = []
     failure: BaseException | None = None
 
     def end() -> None:
@@ -799,6 +819,11 @@ def run_match(config: MatchConfig, *,
         live.end()
 
     try:
+        for number in range(workers):
+            thread = threading.Thread(target=work, daemon=True, name=f"match worker {number}")
+            thread.start()
+            threads.append(thread)
+        running = len(threads)
         while running:
             item = done.get()
             if item is _WORKER_DONE:
@@ -809,10 +834,12 @@ def run_match(config: MatchConfig, *,
             elif failure is None and tally.add(item):
                 end()
     except BaseException:  # Ctrl-C, say: leave no brain running behind
+        # Every brain is killed and none can start: the games' threads have nothing left
+        # that needs waiting for. A second Ctrl-C that cuts the first end() short is
+        # dropped, and the second end() kills what the first had not.
+        with contextlib.suppress(BaseException):
+            end()
         end()
-        deadline = time.monotonic() + 5
-        for thread in threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
         raise
     for thread in threads:
         thread.join()
@@ -829,13 +856,16 @@ class _LiveEngines:
         self._engines: list[Engine] = []
         self._ended = False
 
-    def add(self, engines: list[Engine]) -> None:
+    def start(self, config: MatchConfig) -> list[Engine]:
+        """A worker's engines, started unless the match is being ended (then none): under
+        the lock, so that once :meth:`end` has returned, every brain started is ended and
+        no other starts."""
         with self._lock:
+            if self._ended:
+                return []
+            engines = start_engines(config)
             self._engines += engines
-            ended = self._ended
-        if ended:  # started while the match was being ended
-            for engine in engines:
-                engine.kill()
+        return engines
 
     def end(self) -> None:
         with self._lock:

@@ -493,7 +493,9 @@ def save(record: GameRecord, path: str | Path) -> None:
     The text goes to a new file in the same folder, renamed over ``path`` once whole: a
     reader (benchmarks/match_report.py reading a match's folder, say) finds the earlier
     file or the new one, never half of one, and a save that fails or is interrupted
-    leaves the earlier file as it was.
+    leaves the earlier file as it was. Only a process killed while it writes (SIGKILL)
+    leaves that new file behind, hidden (``.game-0001.psq.1a2b3c4d.tmp``):
+    :func:`interrupted_saves` finds it.
     """
     target = Path(path)
     text = to_psq(record) if target.suffix.lower() == ".psq" else to_json(record)
@@ -510,6 +512,7 @@ def save(record: GameRecord, path: str | Path) -> None:
     if earlier is not None and not os.access(real, os.W_OK):
         # a read-only file stays as it is, refused as a write in place is
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    # named as _INTERRUPTED_SAVE finds it, should the process be killed before the rename
     temporary = real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
     try:
         # mode 0o666 less the umask, as for any new file
@@ -528,6 +531,18 @@ def save(record: GameRecord, path: str | Path) -> None:
         if isinstance(error, OSError) and error.errno is not None:
             raise OSError(error.errno, error.strerror, str(path)) from None
         raise
+
+
+# The name of the temporary file that :func:`save` writes before renaming it into place:
+# only a save whose process was killed while it wrote (SIGKILL, a power cut) leaves one.
+_INTERRUPTED_SAVE = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+
+
+def interrupted_saves(folder: str | Path) -> list[Path]:
+    """The temporary files in ``folder`` of saves that never finished, by name: each holds
+    at most part of a record, was never renamed into place, and may be deleted."""
+    return sorted(path for path in Path(folder).iterdir()
+                  if _INTERRUPTED_SAVE.fullmatch(path.name))
 
 
 def load(path: str | Path, rule: Rule = Rule.FREESTYLE) -> GameRecord:

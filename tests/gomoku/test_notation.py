@@ -192,3 +192,10 @@ def test_a_point_of_a_number_too_long_to_write_is_named_in_a_line():
         n.format_gomocup((10**5000, 0))
     with pytest.raises(ValueError, match=r"^text must be a str such as 'h8', got a number of "):
         n.parse_point(10**5000, 15, 15)  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(20)
+def test_a_long_run_of_letters_is_refused_at_once():
+    # It was searched again from every letter: 100,000 of them took minutes.
+    with pytest.raises(InvalidMoveError, match="expected renju points like h8i9j10"):
+        n.parse_position("h8" + "z" * 100_000, 15, 15)

@@ -263,9 +263,9 @@ def parse_position(text: str, width: int, height: int) -> list[Point]:
     compact = re.sub(r"[\s,;]+", "", _require_text(text, "h8i9j10").lower())
     points: list[Point] = []
     pos = 0
-    for match in _RENJU.finditer(compact):
-        if match.start() != pos:
-            break
+    # matched at each point's start only: finditer would search on from every later
+    # letter, and a long run of letters took minutes
+    while (match := _RENJU.match(compact, pos)) is not None:
         points.append(parse_renju(match[0], width, height))
         pos = match.end()
     if pos != len(compact):

@@ -485,14 +485,16 @@ def test_stop_when_idle_and_hash_and_info(talk: Talk) -> None:
     assert replies and all(r.startswith("MESSAGE") for r in replies)
 
 
-def test_tables_are_kept_between_moves_until_hash_clear(talk: Talk) -> None:
+@pytest.mark.parametrize("clear", ["YXHASHCLEAR", "RESTART", "START 15"])
+def test_tables_are_kept_between_moves_until_a_new_game_or_hash_clear(talk: Talk,
+                                                                      clear: str) -> None:
     assert talk("START 15", "INFO timeout_turn 400") == ["OK"]
     talk("BEGIN")
     talk("TURN 8,8")
     brain = talk.brain  # type: ignore[attr-defined]
-    table = brain._search_memory().table(brain.board)
+    table = brain._search_memory(brain.board).table(brain.board)
     assert (table[:, 1] != 0).sum() > 100
-    talk("YXHASHCLEAR")
+    talk(clear)
     assert (table[:, 1] != 0).sum() == 0
 
 

@@ -257,16 +257,23 @@ def _nodes_by_depth(brain: BrainProcess) -> dict[int, int]:
     return {int(m[1]): int(m[2]) for m in found if m}
 
 
-def test_each_forked_search_starts_from_an_empty_table(brain_process: BrainProcess) -> None:
-    """The same position searched twice takes the same nodes at each depth: a table kept
-    from move to move measured far weaker in the forked brain (see _search_memory)."""
+def test_a_forked_search_starts_from_the_table_of_the_game_so_far(
+        brain_process: BrainProcess) -> None:
+    """The searches run in forked processes fill one table that the brain keeps from move
+    to move (once, each fork made its own, and every move started from an empty table);
+    a new game starts from an empty one again."""
     brain = brain_process
     brain.send("START 15", "INFO timeout_turn 300")
     assert brain.read(timeout=120) == "OK"
     first = _nodes_by_depth(brain)
-    second = _nodes_by_depth(brain)
-    both = sorted(first.keys() & second.keys())
-    assert len(both) >= 4 and all(first[d] == second[d] for d in both), (first, second)
+    again = _nodes_by_depth(brain)  # the same position, the table of the first search kept
+    deepest = max(first.keys() & again.keys())
+    assert again[deepest] < first[deepest], (first, again)
+    brain.send("RESTART")
+    assert brain.read(timeout=30) == "OK"
+    anew = _nodes_by_depth(brain)
+    both = sorted(first.keys() & anew.keys())
+    assert len(both) >= 4 and all(first[d] == anew[d] for d in both), (first, anew)
 
 
 def test_end_inside_a_stone_list_ends_without_a_word(brain_process: BrainProcess) -> None:

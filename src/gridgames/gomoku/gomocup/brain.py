@@ -357,7 +357,7 @@ class Brain:
             self._preparing.join(START_WAIT_S)
             self._needs_warm_up = False
         self._replace_board(Board(width, height, rule=self.rule))
-        self._previous_score = None
+        self._forget_game()
         self.write("OK")
 
     def _start(self, args: str, received: float) -> None:
@@ -373,8 +373,14 @@ class Brain:
     def _restart(self, args: str, received: float) -> None:
         board = self._started()
         self._replace_board(Board(board.width, board.height, rule=self.rule))
-        self._previous_score = None
+        self._forget_game()
         self.write("OK")
+
+    def _forget_game(self) -> None:
+        """A new game starts with nothing learnt in the one before."""
+        self._previous_score = None
+        if self._memory is not None:
+            self._memory.clear()
 
     def _started(self) -> Board:
         """The board of the game started, for its size."""
@@ -653,17 +659,15 @@ class Brain:
 
         return think(board, Limit(depth=0), seed=self._rng.randrange(1 << 30)).move
 
-    def _search_memory(self) -> SearchMemory | None:
-        """The engine's tables, kept from move to move when the brain searches in its own
-        process. A forked search starts every move from an empty table: a table kept
-        from move to move in memory the forks share measured far weaker (16-52-6 over
-        74 games at 200 ms a move against this brain; see the engine history)."""
-        if self.worker:
-            return None
+    def _search_memory(self, board: Board) -> SearchMemory:
+        """The engine's table for ``board``, kept from move to move of a game (a new game
+        clears it). A forked search fills it in memory it shares with the brain, so it is
+        made here, before the fork."""
         if self._memory is None:
             from gridgames.gomoku.ai import SearchMemory
 
-            self._memory = SearchMemory()
+            self._memory = SearchMemory(shared=self.worker)
+        self._memory.table(board)
         return self._memory
 
     def _think(self, board: Board, received: float) -> Point:
@@ -678,7 +682,7 @@ class Brain:
 
             limit = Limit(depth=instant_depth(self.time_left))
         seed = self._rng.randrange(1 << 30)
-        memory = self._search_memory()
+        memory = self._search_memory(board)
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> Point:
             reported = False
@@ -721,7 +725,7 @@ class Brain:
         self._check_playable(board)
         budget = self._budget_now(board, received)
         limit = self.limit_for(budget)
-        memory = self._search_memory()
+        memory = self._search_memory(board)
 
         def task(on_info: InfoSink, stop: StopSignal | None) -> list[SearchResult]:
             return analyse(board, limit, multipv=count, stop=stop, memory=memory)

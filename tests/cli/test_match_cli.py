@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from gridgames.cli.stopping import signals_stop
+from process_state import running
 
 GAMES = ["level:1", "level:1", "--size", "9", "--games", "2", "--time-ms", "100"]
 
@@ -105,15 +106,6 @@ def test_bad_waits_are_refused(tmp_path: Path, option: str, value: str, says: st
         assert result.returncode == 2 and result.stdout == ""
         assert f"gridgames {command}: error: argument {option}: {says}" in result.stderr
         assert "Traceback" not in result.stderr
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -42,6 +42,7 @@ from gridgames.gomoku.match import (
 )
 from gridgames.gomoku.notation import parse_position
 from gridgames.gomoku.records import interrupted_saves, load
+from process_state import running
 
 FAKE = Path(__file__).parent / "gomocup" / "fake_brain.py"
 
@@ -354,15 +355,6 @@ def test_a_match_that_cannot_go_on_ends_the_games_in_play(
     with pytest.raises(EngineStartError, match="fake-start-once never started a game"):
         run_match(config)
     assert time.perf_counter() - started < 6  # played out, the game takes over 10 s
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -495,7 +495,8 @@ def test_tables_are_kept_between_moves_until_a_new_game_or_hash_clear(talk: Talk
     table = brain._search_memory(brain.board).table(brain.board)
     assert (table[:, 1] != 0).sum() > 100
     talk(clear)
-    assert (table[:, 1] != 0).sum() == 0
+    board = brain.board
+    assert (brain._search_memory(board).table(board)[:, 1] != 0).sum() == 0
 
 
 def test_search_messages_while_thinking(talk: Talk) -> None:

@@ -78,9 +78,11 @@ class SearchMemory:
         return table
 
     def clear(self) -> None:
-        """Forget everything (in place, so forked searches still share the tables)."""
-        for table in self._tables.values():
-            table.fill(0)
+        """Forget everything: the next search starts from a new, empty table. The old one
+        is dropped, not zeroed, which would touch its 16 MB (a brain's peak working set
+        counts them, and Piskvork holds it to max_memory); a search forked before still
+        fills the old one."""
+        self._tables.clear()
 
 
 class StopSignal(Protocol):

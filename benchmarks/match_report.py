@@ -16,9 +16,10 @@ one engine, it is the openings' balance in play.
 
 With ``--paired BASE_DIR...`` the directories given are compared game by game
 with runs of another version on the same openings (the same ``--seed``, so game
-N is the same opening with the same colours): the difference of the two
-versions' scores, each pair's averaged over each version's runs, with its 95%
-interval over the openings' pairs of games. The
+N is the same opening with the same colours; runs of several seeds are matched
+by the openings they played): the difference of the two versions' scores, each
+pair's averaged over each version's runs, with its 95% interval over the
+openings' pairs of games. The
 opening's share of the variance cancels: on 200-game screens against Rapfi the
 interval came out about a quarter narrower than that of two separate scores.
 
@@ -239,8 +240,10 @@ def _runs(count: int) -> str:
     return f"{count} run{'s' if count > 1 else ''}"
 
 
-def _points_by_game(directory: Path, engine: str, rule: Rule
-                    ) -> dict[int, tuple[float | None, tuple[object, ...]]]:
+GameScores = dict[int, tuple[float | None, tuple[object, ...]]]
+
+
+def _points_by_game(directory: Path, engine: str, rule: Rule) -> GameScores:
     """``engine``'s points in each game of a directory, with what must match in
     another run of the same openings: the engine's colour and the first moves."""
     return {number: (points_of(record, engine),
@@ -251,37 +254,65 @@ def _points_by_game(directory: Path, engine: str, rule: Rule
 def paired_difference(directories: list[Path], engine: str, bases: list[Path],
                       base_engine: str, rule: Rule = Rule.FREESTYLE) -> PairedDifference:
     """Compare ``engine``'s games in ``directories`` with ``base_engine``'s in
-    ``bases``, game N with game N: the mean difference of the pairs' scores (each
-    side's averaged over its runs) and its 95% interval over the pairs."""
-    ours = [_points_by_game(d, engine, rule) for d in directories]
-    theirs = [_points_by_game(base, base_engine, rule) for base in bases]
-    differences, scores, base_scores = [], [], []
-    pairs: dict[int, list[int]] = {}
-    for number in ours[0]:
-        pairs.setdefault(pair_index(number), []).append(number)
-    for numbers in pairs.values():
-        if len(numbers) != 2 or not all(n in run for run in ours + theirs for n in numbers):
-            continue
-        for run, path in zip(ours + theirs, directories + bases, strict=True):
-            for number in numbers:
-                if run[number][1] != ours[0][number][1]:
-                    raise ValueError(f"game {number} of {path} is not the same opening with "
-                                     f"the same colours as in {directories[0]}: were both "
-                                     "played with the same --seed?")
-        points = [run[n][0] for run in ours for n in numbers]
-        base_points = [run[n][0] for run in theirs for n in numbers]
-        if None in points or None in base_points:
-            continue  # a game the board did not decide
-        score = sum(p or 0.0 for p in points) / len(points)
-        base_score = sum(p or 0.0 for p in base_points) / len(base_points)
-        scores.append(score)
-        base_scores.append(base_score)
-        differences.append(score - base_score)
-    n = len(differences)
+    ``bases``, game N with game N of the runs on the same openings (runs of several
+    seeds are matched by the openings they played): the mean difference of the
+    pairs' scores (each side's averaged over its runs) and its 95% interval over the
+    pairs."""
+    ours = _opening_sets([_points_by_game(d, engine, rule) for d in directories], directories)
+    theirs = _opening_sets([_points_by_game(b, base_engine, rule) for b in bases], bases)
+    for unmatched, other in ((ours, theirs), (theirs, ours)):
+        for key, runs in unmatched.items():
+            if key not in other:
+                path = runs[0][1]
+                raise ValueError(
+                    f"game {key[0]} of {path} is not the same opening with the same colours "
+                    f"as in any of {', '.join(str(r[1]) for v in other.values() for r in v)}: "
+                    "were both played with the same --seed?")
+    scores: list[tuple[float, float]] = []
+    for key, runs in ours.items():
+        scores += _pair_scores(runs, theirs[key])
+    n = len(scores)
     if n < 2:
         raise ValueError(f"{', '.join(map(str, directories + bases))}: fewer than two "
                          "complete pairs of games in common to compare")
-    return PairedDifference(n, fmean(scores), fmean(base_scores), half_width(differences))
+    return PairedDifference(n, fmean(s for s, _ in scores), fmean(b for _, b in scores),
+                            half_width([s - b for s, b in scores]))
+
+
+def _opening_sets(runs: list[GameScores], paths: list[Path]
+                  ) -> dict[tuple[int, tuple[object, ...]], list[tuple[GameScores, Path]]]:
+    """Runs grouped by the openings they played, known by their first game's."""
+    sets: dict[tuple[int, tuple[object, ...]], list[tuple[GameScores, Path]]] = {}
+    for run, path in zip(runs, paths, strict=True):
+        first = min(run)
+        sets.setdefault((first, run[first][1]), []).append((run, path))
+    return sets
+
+
+def _pair_scores(ours: list[tuple[GameScores, Path]], theirs: list[tuple[GameScores, Path]]
+                 ) -> list[tuple[float, float]]:
+    """Each pair's score for either side, averaged over its runs of the same openings."""
+    first = ours[0][0]
+    pairs: dict[int, list[int]] = {}
+    for number in first:
+        pairs.setdefault(pair_index(number), []).append(number)
+    scores = []
+    for numbers in pairs.values():
+        if len(numbers) != 2 or not all(n in run for run, _ in ours + theirs for n in numbers):
+            continue
+        for run, path in ours + theirs:
+            for number in numbers:
+                if run[number][1] != first[number][1]:
+                    raise ValueError(f"game {number} of {path} is not the same opening with "
+                                     f"the same colours as in {ours[0][1]}: were both "
+                                     "played with the same --seed?")
+        points = [run[n][0] for run, _ in ours for n in numbers]
+        base_points = [run[n][0] for run, _ in theirs for n in numbers]
+        if None in points or None in base_points:
+            continue  # a game the board did not decide
+        scores.append((sum(p or 0.0 for p in points) / len(points),
+                       sum(p or 0.0 for p in base_points) / len(base_points)))
+    return scores
 
 
 def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:

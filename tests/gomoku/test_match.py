@@ -720,6 +720,41 @@ def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> 
         assert again[key] == pytest.approx(paired[key])
 
 
+def test_the_match_report_pairs_runs_of_several_seeds_by_their_openings(
+        tmp_path: Path) -> None:
+    """--paired with runs of two seeds on each side, given in another order: each run is
+    paired with the one that played its openings, and the pairs of both are pooled."""
+    ours = EngineSpec.parse("level:1")
+    pair_scores: dict[str, list[float]] = {}
+    for name, engines, seed in (("base-1", (fake("good"), fake("chatty")), 1),
+                                ("base-2", (fake("good"), fake("chatty")), 2),
+                                ("new-1", (ours, fake("chatty")), 1),
+                                ("new-2", (ours, fake("chatty")), 2)):
+        config = MatchConfig(engines, games=4, width=9, height=9, time_ms=500,
+                             openings=default_opening_moves(9, 9), concurrency=2, seed=seed,
+                             out_dir=tmp_path / name)
+        points = {r.number: r.points for r in run_match(config).results}
+        pair_scores[name] = [(points[k] + points[k + 1]) / 2 for k in (1, 3)]
+    differences = [a - b for seed in ("1", "2") for a, b in
+                   zip(pair_scores[f"new-{seed}"], pair_scores[f"base-{seed}"], strict=True)]
+    out = tmp_path / "paired.json"
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new-1"),
+                           str(tmp_path / "new-2"), "--engine", ours.name, "--paired",
+                           str(tmp_path / "base-2"), str(tmp_path / "base-1"),
+                           "--paired-engine", "fake-good", "--json", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    paired = json.loads(out.read_text())["paired"]
+    assert paired["pairs"] == 4
+    assert paired["difference"] == pytest.approx(sum(differences) / 4)
+    alone = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new-2"),
+                            "--engine", ours.name, "--paired", str(tmp_path / "base-1"),
+                            "--paired-engine", "fake-good"],
+                           capture_output=True, text=True, timeout=60)
+    assert alone.returncode == 2
+    assert "is not the same opening with the same colours" in alone.stderr
+
+
 def test_the_match_report_names_a_record_whose_write_was_interrupted(tmp_path: Path) -> None:
     """A match killed while it saved game 3's record left its hidden temporary file: the
     report once read the folder as a whole match of two games. It names the file and says

@@ -14,6 +14,8 @@ lost on the board, counted back from its end:
   nothing forced the reply), or a reply that held was there and the loser missed it;
 - **seen by the loser**: our engine, given ``--ms`` at the loser's move just before
   a winning free move, already reports a forced loss (so the game was lost before);
+  at a missed defence, the same at the move that missed it (the replies that held
+  against the solvers then lose to the search);
 - **found by the winner**: our engine, given ``--ms`` in the winner's seat before a
   winning free move, reports a forced win there.
 
@@ -53,7 +55,8 @@ class LostGame:
     threat_from: int | None = None  # stones on the board where the winner's VCT begins
     replies: int = 0  # the loser's replies to the last free move
     quiet: bool | None = None  # a winning free move that made no four and no open three
-    seen_by_loser: bool | None = None  # our engine saw the loss a move before the quiet one
+    seen_by_loser: bool | None = None  # our engine saw the loss at the loser's last free move
+    loser_score: int | None = None  # its score there (centi-stones, the loser's view)
     found_by_winner: bool | None = None  # our engine, as the winner, found the quiet win
 
 
@@ -120,14 +123,20 @@ def examine(path: Path, record: GameRecord, limit: Limit, nodes: int) -> LostGam
     won, game.replies = every_reply_loses(after, nodes)
     if not won:
         game.kind = KINDS[1]
+        game.loser_score, game.seen_by_loser = search(after, limit)
         return game
     game.kind = KINDS[0]
     game.quiet = not makes_threat(after)
-    before = think(board_of(record, free_move - 1), limit)
-    game.seen_by_loser = before.mate is not None and before.mate < 0
+    game.loser_score, game.seen_by_loser = search(board_of(record, free_move - 1), limit)
     found = think(board_of(record, free_move), limit)
     game.found_by_winner = found.mate is not None and found.mate > 0
     return game
+
+
+def search(board: Board, limit: Limit) -> tuple[int, bool]:
+    """Our engine's score for the side to move, and whether it reported a forced loss."""
+    result = think(board, limit)
+    return result.score, result.mate is not None and result.mate < 0
 
 
 def lost_by(directory: Path, engine: str, rule: Rule) -> list[tuple[Path, GameRecord]]:
@@ -149,12 +158,14 @@ def lost_by(directory: Path, engine: str, rule: Rule) -> list[tuple[Path, GameRe
 def summary(games: list[LostGame]) -> dict[str, object]:
     kinds = Counter(game.kind for game in games)
     won = [game for game in games if game.kind == KINDS[0]]
+    missed = [game for game in games if game.kind == KINDS[1]]
     return {
         "lost": len(games),
         "kinds": {kind: kinds[kind] for kind in KINDS},
         "quiet": sum(bool(game.quiet) for game in won),
         "seen_by_loser": sum(bool(game.seen_by_loser) for game in won),
         "found_by_winner": sum(bool(game.found_by_winner) for game in won),
+        "missed_seen_by_loser": sum(bool(game.seen_by_loser) for game in missed),
         "plies_from_threat_to_end": sorted(game.moves - game.threat_from for game in games
                                            if game.threat_from is not None),
     }
@@ -197,6 +208,8 @@ def main() -> None:
     print(f"  before a winning free move, the loser already saw its loss in "
           f"{counts['seen_by_loser']} of {kinds[KINDS[0]]}; the winner's seat found the "
           f"win in {counts['found_by_winner']}")
+    print(f"  at a missed defence, the loser saw a forced loss whatever it played in "
+          f"{counts['missed_seen_by_loser']} of {kinds[KINDS[1]]}")
     if args.json:
         args.json.write_text(json.dumps({"summary": counts,
                                          "games": [asdict(game) for game in games]},

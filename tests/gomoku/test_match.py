@@ -670,6 +670,15 @@ def test_the_match_report_counts_a_renju_game_with_no_legal_move_left_as_a_draw(
     assert "2 games, 0-0-2" in done.stdout and "(left out): 0" in done.stdout
 
 
+def assert_not_paired(run: Path, base: Path, engine: str) -> None:
+    """match_report.py refuses to pair two runs that did not play the same openings."""
+    refused = subprocess.run([sys.executable, str(MATCH_REPORT), str(run), "--engine", engine,
+                              "--paired", str(base), "--paired-engine", "fake-good"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "is not the same opening with the same colours" in refused.stderr
+
+
 def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> None:
     """--paired: the difference of two runs' scores on the same openings, pair by pair,
     as the runs' own results give it; a run with other colours is refused by game number."""
@@ -699,12 +708,7 @@ def test_the_match_report_compares_two_versions_game_by_game(tmp_path: Path) -> 
     assert paired["score"] == pytest.approx(sum(pair_scores["new"]) / 3)
     assert paired["base"] == pytest.approx(sum(pair_scores["base"]) / 3)
     assert paired["half_width"] == pytest.approx(1.96 * spread / 3**0.5)
-    refused = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new"),
-                              "--engine", ours.name, "--paired", str(tmp_path / "swapped"),
-                              "--paired-engine", "fake-good"],
-                             capture_output=True, text=True, timeout=60)
-    assert refused.returncode == 2
-    assert "is not the same opening with the same colours" in refused.stderr
+    assert_not_paired(tmp_path / "new", tmp_path / "swapped", ours.name)
     # several runs of each side, each pair's score averaged over its side's runs: a
     # run given twice on both sides changes nothing
     twice = tmp_path / "twice.json"
@@ -747,12 +751,7 @@ def test_the_match_report_pairs_runs_of_several_seeds_by_their_openings(
     paired = json.loads(out.read_text())["paired"]
     assert paired["pairs"] == 4
     assert paired["difference"] == pytest.approx(sum(differences) / 4)
-    alone = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "new-2"),
-                            "--engine", ours.name, "--paired", str(tmp_path / "base-1"),
-                            "--paired-engine", "fake-good"],
-                           capture_output=True, text=True, timeout=60)
-    assert alone.returncode == 2
-    assert "is not the same opening with the same colours" in alone.stderr
+    assert_not_paired(tmp_path / "new-2", tmp_path / "base-1", ours.name)
 
 
 def test_the_match_report_names_a_record_whose_write_was_interrupted(tmp_path: Path) -> None:

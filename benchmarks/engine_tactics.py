@@ -33,15 +33,22 @@ PROOF_NODES = 3_000_000
 MIN_PLIES = 7  # wins shorter than four moves of the attacker are too easy
 
 
-def threat_win(board: Board, *, vct: bool, nodes: int = PROOF_NODES) -> int:
+def threat_win(board: Board, *, vct: bool, nodes: int = PROOF_NODES, vct_depth: int = 12) -> int:
     """Plies of a forced win for the side to move found by VCF (or VCT), 0 if none."""
     pos = load_position(board, P.new_table(10))
     pos.info[P.I_VCF_LIMIT] = nodes
     side = int(pos.info[P.I_SIDE])
     plies = int(S.vcf(pos, 0, 40, side, 1))
     if plies == 0 and vct:
-        plies = int(S.vct(pos, 0, 12, side))
+        plies = int(S.vct(pos, 0, vct_depth, side))
     return plies
+
+
+def near_moves(board: Board) -> list[tuple[int, int]]:
+    """The side to move's legal points within two of a stone: every sensible move."""
+    stones = board.move_stack
+    return [m for m in board.legal_moves
+            if any(abs(m[0] - x) <= 2 and abs(m[1] - y) <= 2 for x, y in stones)]
 
 
 def attacker_still_wins(board: Board, nodes: int = PROOF_NODES) -> bool:
@@ -67,9 +74,7 @@ def opponent_vcf(board: Board, nodes: int = 200_000) -> int:
 def only_defence(board: Board) -> tuple[int, int] | None:
     """The single move after which the opponent has no VCF (None if zero or several)."""
     savers = []
-    for move in board.legal_moves:
-        if not any(abs(move[0] - x) <= 2 and abs(move[1] - y) <= 2 for x, y in board.move_stack):
-            continue
+    for move in near_moves(board):
         board.push(move)
         lost = board.outcome() is None and threat_win(board, vct=False, nodes=100_000) > 0
         won = board.outcome() is not None

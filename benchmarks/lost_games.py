@@ -33,17 +33,15 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from engine_tactics import near_moves, threat_win  # beside this script
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.ai import position as P
-from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.engine import load_position
 from gridgames.gomoku.ai.patterns import C_FIVE, C_FLEX4
 from gridgames.gomoku.records import GameRecord, RecordError, load, winner_of
 
-Point = tuple[int, int]
 KINDS = ("winning free move", "missed defence", "no threat found")
-VCF_DEPTH = 40  # the root's: fours to the end of the board
 VCT_DEPTH = 16  # moves of the attacker, each a three or a four
 
 
@@ -57,7 +55,7 @@ class LostGame:
     quiet: bool | None = None  # a winning free move that made no four and no open three
     seen_by_loser: bool | None = None  # our engine saw the loss at the loser's last free move
     loser_score: int | None = None  # its score there (centi-stones, the loser's view)
-    found_by_winner: bool | None = None  # our engine, as the winner, found the quiet win
+    found_by_winner: bool | None = None  # our engine, in the winner's seat, found the win
 
 
 def board_of(record: GameRecord, stones: int) -> Board:
@@ -66,20 +64,10 @@ def board_of(record: GameRecord, stones: int) -> Board:
     return board
 
 
-def replies(board: Board) -> list[Point]:
-    """The side to move's legal points within two of a stone: every sensible defence."""
-    stones = board.move_stack
-    return [m for m in board.legal_moves
-            if any(abs(m[0] - x) <= 2 and abs(m[1] - y) <= 2 for x, y in stones)]
-
-
 def has_threat_win(board: Board, nodes: int) -> bool:
     """Whether the side to move has a forced win by fours (VCF), or by fours and threes
     (VCT), that the solvers find within ``nodes``."""
-    pos = load_position(board, P.new_table(10))
-    pos.info[P.I_VCF_LIMIT] = nodes
-    side = int(pos.info[P.I_SIDE])
-    return S.vcf(pos, 0, VCF_DEPTH, side, 1) > 0 or S.vct(pos, 0, VCT_DEPTH, side) > 0
+    return threat_win(board, vct=True, nodes=nodes, vct_depth=VCT_DEPTH) > 0
 
 
 def makes_threat(board: Board) -> bool:
@@ -103,7 +91,7 @@ def threat_start(record: GameRecord, nodes: int) -> int | None:
 def every_reply_loses(board: Board, nodes: int) -> tuple[bool, int]:
     """Whether each reply of the side to move leaves the other side a forced win, and
     how many replies there were."""
-    points = replies(board)
+    points = near_moves(board)
     for point in points:
         board.push(point)
         lost = board.outcome() is None and has_threat_win(board, nodes)

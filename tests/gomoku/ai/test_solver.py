@@ -44,6 +44,18 @@ DEFENCES = [
               "l12j12e12f12h14h13j11l8m7k10k8k13k12l14m15n11l13", "i10"),
 ]
 
+# Freestyle games lost to Rapfi at 1 s a move: the move played there (the second item)
+# left the opponent a win that the root's first check, its budget shared among all the
+# root moves, did not find.
+REFUTED_IN_PLAY = [
+    # a win by continuous fours too long for the VCT's depth
+    ("h8i7e10i8i6i10i9j10h6h10g10h7j9g7j7k9k10g6f7i11h12l10j12g5g8f5e4g4g3l11l9h5i5j11m11"
+     "k12m10k8h9d5e5g9e6e7f8d8h4f2f11e2f3c9f6", "g2"),
+    # a win by fours and threes that takes the solver some 60,000 nodes
+    ("h8j7e11i7k7j8h6i6i5h5k8g7h7h9i8g6g8i4f7g4f3j9j6h4f4h3f5f6i3k9l9l10m11j10j11k10i10m9"
+     "i11k11", "j12"),
+]
+
 
 def board_of(rule: str, moves: str) -> Board:
     board = Board(15, rule=Rule.from_name(rule))
@@ -111,3 +123,23 @@ def test_forced_win_is_found_and_played_out(rule: str, moves: str) -> None:
 def test_only_defence_is_found(rule: str, moves: str, answer: str) -> None:
     board = board_of(rule, moves)
     assert think(board, LIMIT).move == board.parse(answer)
+
+
+def opponent_wins(board: Board) -> bool:
+    """Whether the side to move wins by fours (VCF), or by fours and threes (VCT), as the
+    solvers prove with a million nodes."""
+    pos = load_position(board, P.new_table(10))
+    side = int(pos.info[P.I_SIDE])
+    pos.info[P.I_VCF_LIMIT] = 1_000_000
+    return S.vcf(pos, 0, 40, side, 1) > 0 or S.vct(pos, 0, 10, side) > 0
+
+
+@pytest.mark.parametrize(("moves", "played"), REFUTED_IN_PLAY)
+def test_the_move_chosen_is_checked_for_a_win_it_leaves_the_opponent(moves: str,
+                                                                     played: str) -> None:
+    board = board_of("freestyle", moves)
+    board.push(board.parse(played))
+    assert opponent_wins(board)  # the move of the game lost
+    board.pop()
+    board.push(think(board, Limit(nodes=1_000_000)).move)
+    assert not opponent_wins(board)

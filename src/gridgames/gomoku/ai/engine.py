@@ -44,6 +44,12 @@ ASPIRATION_MAX = 1000  # a window grown wider than this is opened fully
 LAST_ITERATION_START = 0.9
 
 
+# The best move of an iteration is checked for a win by threats it leaves the opponent
+# with this many times the root solvers' budget, the checks of a search with twice that.
+CHECK_BUDGET = 4
+CHECK_FROM_DEPTH = 3  # the best moves of shallower iterations come and go
+
+
 def _threat_budget(limit: Limit) -> int:
     """Nodes the root VCF/VCT solvers may use: a few per cent of a timed search."""
     budgets = []
@@ -357,6 +363,33 @@ class Watchdog:
             self._thread.join()
 
 
+class RefutationCheck:
+    """Checks the move about to be played against a win by threats it leaves the opponent.
+
+    The root's first check shares a small budget among all its moves, so a move
+    whose refutation is long can pass it; once the search prefers a move, that
+    move is checked again with a budget of its own, once.
+    """
+
+    def __init__(self, pos: P.Position, budget: int) -> None:
+        self.pos, self.budget, self.left = pos, budget, 2 * budget
+        self.safe: set[int] = set()
+        self.lost: set[int] = set()
+
+    def refutes(self, idx: int) -> bool:
+        """Whether the move (a cell index) is proven to lose; checked on the first ask."""
+        if idx in self.safe or idx in self.lost or self.left <= 0:
+            return idx in self.lost
+        info = self.pos.info
+        before = int(info[P.I_NODES])
+        lost = S.refuted(self.pos, idx, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH, min(self.budget, self.left))
+        self.left -= int(info[P.I_NODES]) - before
+        if info[P.I_ABORT]:
+            return False
+        (self.lost if lost else self.safe).add(idx)
+        return lost
+
+
 def _mate_moves(score: int) -> int | None:
     """Our moves to a win (+N) or the opponent's moves to beat us (-N), None if no mate."""
     if score >= S.MATE_BOUND:
@@ -558,6 +591,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             helpers.signal()
 
     watchdog = Watchdog(stop_search, deadline, stop)
+    check: RefutationCheck | None = None
+    before_drops: tuple[np.ndarray, list[SearchResult]] | None = None  # the check's drops undone
     try:
         if multipv == 1:
             # threat-space search first: a forced win by fours, then by fours and threes
@@ -569,13 +604,16 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 return [result(first, S.MATE - plies, plies, ())]
             if not info[P.I_ABORT]:
                 # answer the opponent's threats: skip moves that provably lose to them
-                S.drop_losing_root_moves(pos, ROOT_VCT_DEPTH, _threat_budget(limit))
+                if S.drop_losing_root_moves(pos, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH,
+                                            _threat_budget(limit)) > 0:
+                    check = RefutationCheck(pos, CHECK_BUDGET * _threat_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
             helpers = Helpers(board, pos, threads - 1, weights)
         done: list[SearchResult] = []
         n_lines = min(multipv, count)
-        for depth in range(1, max_depth + 1):
+        depth = 1
+        while depth <= max_depth:
             lines: list[SearchResult] = []
             for line in range(n_lines):
                 info[P.I_SELDEPTH] = 0
@@ -588,12 +626,32 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 if not done:
                     done = lines
                 partial = int(info[P.I_ROOT_BEST])
-                if multipv == 1 and partial >= 0 and done and P.cell_point(pos, partial) != done[
-                    0
-                ].move:
+                if (multipv == 1 and partial >= 0
+                        and (not done or P.cell_point(pos, partial) != done[0].move)
+                        and (check is None or partial in check.safe)):
                     # the unfinished iteration already proved a better move
                     done = [result(partial, int(info[P.I_ROOT_BEST_SCORE]), depth, ())]
                 break
+            if (check is not None and count > 1 and depth >= CHECK_FROM_DEPTH
+                    and check.refutes(int(pos.root[0, 0]))):
+                # the best move loses to a threat the first check missed: drop it and
+                # search this depth again
+                if before_drops is None:
+                    before_drops = (pos.root[:, :count].copy(), done)
+                pos.root[:, : count - 1] = pos.root[:, 1:count].copy()
+                count -= 1
+                info[P.I_ROOT_COUNT] = count
+                done = [r for r in done if P.cell_index(pos, r.move) not in check.lost]
+                continue
+            if before_drops is not None and lines[0].score <= -S.MATE_BOUND:
+                # what is left loses too: the search chooses again among all the moves,
+                # for the one that holds out longest
+                root, done = before_drops
+                count = root.shape[1]
+                pos.root[:, :count] = root
+                info[P.I_ROOT_COUNT] = count
+                check = before_drops = None
+                continue
             done = lines
             best = lines[0]
             if on_info is not None:
@@ -615,6 +673,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 elapsed = time.perf_counter() - started
                 if elapsed > LAST_ITERATION_START * (deadline - started):
                     break
+            depth += 1
         if len(done) < n_lines:  # stopped before the first iteration finished
             taken = {r.move for r in done}
             for i in range(count):
@@ -631,7 +690,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             deepest = helpers.deepest()
             if deepest is not None:
                 helper_depth, idx, score, pv = deepest
-                if helper_depth > done[0].depth:  # done holds a line at least (filled above)
+                # done holds a line at least (filled above)
+                if helper_depth > done[0].depth and (check is None or idx in check.safe):
                     done = [result(idx, score, helper_depth, pv)]
         # nodes and time of the whole search, the unfinished last iteration included
         return [result(P.cell_index(pos, r.move), r.score, r.depth, r.pv) for r in done]

@@ -1249,10 +1249,22 @@ def _search_root(at, depth, alpha, beta, skip):
 
 
 @inlined
-def _drop_losing_root_moves(at, depth, budget):
-    """If the opponent threatens a VCT, drop the root moves that leave it standing.
+def _opponent_wins(at, opp, vcf_depth, vct_depth, budget):
+    """Whether ``opp``, to move one ply down, has a win by continuous fours, or by
+    fours and threes, that the solvers find within ``budget`` nodes."""
+    info = at[0].info
+    one = np.int64(1)
+    info[I_VCF_LIMIT] = info[I_NODES] + budget
+    if _vcf(at, one, vcf_depth, opp, one) > 0:
+        return True
+    return info[I_ABORT] == 0 and _vct(at, one, vct_depth, opp) > 0
 
-    Only moves after which a VCT is actually found are dropped (such a find is a
+
+@inlined
+def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
+    """If the opponent threatens a win by threats, drop the root moves that leave it standing.
+
+    Only moves after which a win is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
@@ -1263,12 +1275,10 @@ def _drop_losing_root_moves(at, depth, budget):
     n = info[I_ROOT_COUNT]
     if n <= 1:
         return n
-    one = np.int64(1)
     info[I_SIDE] = opp  # as if we passed
-    info[I_VCF_LIMIT] = info[I_NODES] + budget
-    threat = _vct(at, one, depth, opp)
+    threat = _opponent_wins(at, opp, vcf_depth, vct_depth, budget)
     info[I_SIDE] = me
-    if threat == 0 or info[I_ABORT] != 0:
+    if not threat or info[I_ABORT] != 0:
         info[I_VCF_LIMIT] = 0
         return 0
     per_move = max(budget // n, 200)
@@ -1276,8 +1286,7 @@ def _drop_losing_root_moves(at, depth, budget):
     for i in range(n):
         move = np.int64(pos.root[0, i])
         _make(at, move)
-        info[I_VCF_LIMIT] = info[I_NODES] + per_move
-        loses = _vct(at, one, depth, opp) > 0
+        loses = _opponent_wins(at, opp, vcf_depth, vct_depth, per_move)
         _unmake(at)
         if info[I_ABORT] != 0:
             break
@@ -1294,8 +1303,20 @@ def _drop_losing_root_moves(at, depth, budget):
     return kept
 
 
+@inlined
+def _refuted(at, move, vcf_depth, vct_depth, budget):
+    """1 if the opponent has a win by threats after the side to move plays ``move``
+    (found within ``budget`` nodes), else 0."""
+    pos = at[0]
+    _make(at, move)
+    loses = _opponent_wins(at, pos.info[I_SIDE], vcf_depth, vct_depth, budget)
+    _unmake(at)
+    pos.info[I_VCF_LIMIT] = 0
+    return 1 if loses else 0
+
+
 # The tasks Python asks for, all through one kernel, which calls the entry points.
-_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT = range(6)
+_PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT, _REFUTED = range(7)
 # The entry points, in the order of their addresses in info[I_ENTRIES:].
 _ENTRIES = {"negamax": _negamax_body, "vcf": _vcf_body, "vct": _vct_body, "make": _make_body,
             "unmake": _unmake_body, "generate": _generate_body, "forbidden": _forbidden_body}
@@ -1314,7 +1335,9 @@ def _root_task(pos, task, a, b, c, d):
         return _vcf(at, a, b, c, d)
     if task == _VCT:
         return _vct(at, a, b, c)
-    return _drop_losing_root_moves(at, a, b)
+    if task == _REFUTED:
+        return _refuted(at, a, b, c, d)
+    return _drop_losing_root_moves(at, a, b, c)
 
 
 def load_entry_points(*names: str) -> None:
@@ -1374,11 +1397,17 @@ def search_root(pos: Position, depth: int, alpha: int, beta: int, skip: int) -> 
     return _run(pos, _SEARCH_ROOT, depth, alpha, beta, skip)
 
 
-def drop_losing_root_moves(pos: Position, depth: int, budget: int) -> int:
-    """If the opponent threatens a VCT, drop the root moves that leave it standing.
+def drop_losing_root_moves(pos: Position, vcf_depth: int, vct_depth: int, budget: int) -> int:
+    """If the opponent threatens a win by threats, drop the root moves that leave it standing.
 
-    Only moves after which a VCT is actually found are dropped (such a find is a
+    Only moves after which a win is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
     moves left, or 0 when the opponent has no threat to answer.
     """
-    return _run(pos, _DROP_LOSING, depth, budget)
+    return _run(pos, _DROP_LOSING, vcf_depth, vct_depth, budget)
+
+
+def refuted(pos: Position, move: int, vcf_depth: int, vct_depth: int, budget: int) -> bool:
+    """Whether the opponent has a win by threats after the side to move plays ``move``
+    (a cell index), found within ``budget`` nodes."""
+    return _run(pos, _REFUTED, move, vcf_depth, vct_depth, budget) == 1

@@ -47,7 +47,7 @@ LAST_ITERATION_START = 0.9
 # The best move of an iteration is checked for a win by threats it leaves the opponent
 # with this many times the root solvers' budget, the checks of a search with twice that.
 CHECK_BUDGET = 4
-CHECK_FROM_DEPTH = 3  # the best moves of shallower iterations come and go
+CHECK_FROM_DEPTH = 5  # shallower iterations miss threats that deeper ones see anyway
 
 
 def _threat_budget(limit: Limit) -> int:

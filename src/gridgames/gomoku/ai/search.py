@@ -1266,7 +1266,8 @@ def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
 
     Only moves after which a win is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
-    moves left, or 0 when the opponent has no threat to answer.
+    moves left, or 0 when there is nothing to answer: no threat, or none that
+    any move stops.
     """
     pos = at[0]
     info = pos.info
@@ -1294,8 +1295,10 @@ def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
             pos.root[1, kept] = move  # scratch until the end
             kept += 1
     info[I_VCF_LIMIT] = 0
-    if info[I_ABORT] != 0 or kept == 0:
+    if info[I_ABORT] != 0:
         return n
+    if kept == 0:
+        return 0
     for i in range(kept):
         pos.root[0, i] = pos.root[1, i]
         pos.root[1, i] = -INF
@@ -1402,7 +1405,8 @@ def drop_losing_root_moves(pos: Position, vcf_depth: int, vct_depth: int, budget
 
     Only moves after which a win is actually found are dropped (such a find is a
     proven loss); if every move loses, all are kept. Returns the number of root
-    moves left, or 0 when the opponent has no threat to answer.
+    moves left, or 0 when there is nothing to answer: no threat, or none that
+    any move stops.
     """
     return _run(pos, _DROP_LOSING, vcf_depth, vct_depth, budget)
 

@@ -231,3 +231,12 @@ def test_a_text_of_thousands_of_characters_is_quoted_cut_short(
     assert main([*command, f"{option}={UNREADABLE}"]) == 2
     err = capsys.readouterr().err
     assert repr(shown(UNREADABLE)) in err and len(err) < 300 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", [["--sprt", "-10,-20"], ["--sprt=-10,-20"]])
+def test_a_negative_elo_bound_is_read_as_the_options_value(
+        capsys: pytest.CaptureFixture[str], value: list[str]) -> None:
+    """argparse took ``-10,...`` after ``--sprt`` for an option of its own."""
+    assert main(["match", "level:1", "level:1", *value]) == 2
+    err = capsys.readouterr().err
+    assert "elo0 < elo1, got -10.0 and -20.0" in err and "expected one argument" not in err

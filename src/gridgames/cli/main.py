@@ -12,6 +12,7 @@ import codecs
 import importlib
 import io
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -84,8 +85,21 @@ def _plain_terminal() -> None:
         sys.stdin.reconfigure(errors="replace")
 
 
+def _negative_values_attached(args: list[str]) -> list[str]:
+    """``--sprt -10,10`` read as ``--sprt=-10,10``: argparse takes a value that starts
+    with a dash, unless it is one plain number, for an option of its own."""
+    joined: list[str] = []
+    for arg in args:
+        if (joined and re.fullmatch(r"-\d[-\d.,]*", arg) and joined[-1].startswith("--")
+                and "=" not in joined[-1]):
+            joined[-1] += "=" + arg
+        else:
+            joined.append(arg)
+    return joined
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    args_list = _negative_values_attached(list(sys.argv[1:] if argv is None else argv))
     _plain_terminal()
     parser = build_parser()
     if args_list and not args_list[0].startswith("-"):

@@ -129,9 +129,8 @@ def opponent_wins(board: Board) -> bool:
     """Whether the side to move wins by fours (VCF), or by fours and threes (VCT), as the
     solvers prove with a million nodes."""
     pos = load_position(board, P.new_table(10))
-    side = int(pos.info[P.I_SIDE])
     pos.info[P.I_VCF_LIMIT] = 1_000_000
-    return S.vcf(pos, 0, 40, side, 1) > 0 or S.vct(pos, 0, 10, side) > 0
+    return S.root_threat_search(pos, 40, 10) > 0
 
 
 @pytest.mark.parametrize(("moves", "played"), REFUTED_IN_PLAY)

@@ -1261,6 +1261,18 @@ def _opponent_wins(at, opp, vcf_depth, vct_depth, budget):
 
 
 @inlined
+def _refuted(at, move, vcf_depth, vct_depth, budget):
+    """1 if the opponent has a win by threats after the side to move plays ``move``
+    (found within ``budget`` nodes), else 0."""
+    pos = at[0]
+    _make(at, move)
+    loses = _opponent_wins(at, pos.info[I_SIDE], vcf_depth, vct_depth, budget)
+    _unmake(at)
+    pos.info[I_VCF_LIMIT] = 0
+    return 1 if loses else 0
+
+
+@inlined
 def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
     """If the opponent threatens a win by threats, drop the root moves that leave it standing.
 
@@ -1286,9 +1298,7 @@ def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
     kept = 0
     for i in range(n):
         move = np.int64(pos.root[0, i])
-        _make(at, move)
-        loses = _opponent_wins(at, opp, vcf_depth, vct_depth, per_move)
-        _unmake(at)
+        loses = _refuted(at, move, vcf_depth, vct_depth, per_move) == 1
         if info[I_ABORT] != 0:
             break
         if not loses:
@@ -1304,18 +1314,6 @@ def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
         pos.root[1, i] = -INF
     info[I_ROOT_COUNT] = kept
     return kept
-
-
-@inlined
-def _refuted(at, move, vcf_depth, vct_depth, budget):
-    """1 if the opponent has a win by threats after the side to move plays ``move``
-    (found within ``budget`` nodes), else 0."""
-    pos = at[0]
-    _make(at, move)
-    loses = _opponent_wins(at, pos.info[I_SIDE], vcf_depth, vct_depth, budget)
-    _unmake(at)
-    pos.info[I_VCF_LIMIT] = 0
-    return 1 if loses else 0
 
 
 # The tasks Python asks for, all through one kernel, which calls the entry points.

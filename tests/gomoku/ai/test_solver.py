@@ -142,3 +142,11 @@ def test_the_move_chosen_is_checked_for_a_win_it_leaves_the_opponent(moves: str,
     board.pop()
     board.push(think(board, Limit(nodes=1_000_000)).move)
     assert not opponent_wins(board)
+
+
+def test_checks_of_the_best_move_leave_a_node_limited_search_its_nodes() -> None:
+    # white to move against black's threats (from a game): the root solvers take a
+    # quarter of the nodes; the checks of the best move must not take the rest
+    board = board_of("freestyle", "h8i8e7i9i10j9g9")
+    result = think(board, Limit(nodes=250_000))  # the "Expert" level's limit
+    assert result.depth >= 10, result

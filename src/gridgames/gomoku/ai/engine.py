@@ -45,8 +45,10 @@ LAST_ITERATION_START = 0.9
 
 
 # The best move of an iteration is checked for a win by threats it leaves the opponent
-# with this many times the root solvers' budget, the checks of a search with twice that.
+# with this many times the root solvers' budget, the checks of a search with twice that;
+# under a node limit, a check takes at most this share of it.
 CHECK_BUDGET = 4
+CHECK_SHARE_OF_NODES = 1 / 12  # at 1 s a check has some 9% of the nodes
 CHECK_FROM_DEPTH = 5  # shallower iterations miss threats that deeper ones see anyway
 
 
@@ -60,6 +62,15 @@ def _threat_budget(limit: Limit) -> int:
     if limit.depth is not None:
         budgets.append(3000 * limit.depth)
     return max(min(budgets), 1)
+
+
+def _check_budget(limit: Limit) -> int:
+    """Nodes for one check of the best move. The root solvers take a quarter of a node
+    limit, so four times theirs would leave nothing for the search itself."""
+    budget = CHECK_BUDGET * _threat_budget(limit)
+    if limit.nodes is not None:
+        budget = min(budget, int(limit.nodes * CHECK_SHARE_OF_NODES))
+    return max(budget, 1)
 
 
 class SearchMemory:
@@ -606,7 +617,7 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
                 # answer the opponent's threats: skip moves that provably lose to them
                 if S.drop_losing_root_moves(pos, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH,
                                             _threat_budget(limit)) > 0:
-                    check = RefutationCheck(pos, CHECK_BUDGET * _threat_budget(limit))
+                    check = RefutationCheck(pos, _check_budget(limit))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
             helpers = Helpers(board, pos, threads - 1, weights)

@@ -64,10 +64,11 @@ def _threat_budget(limit: Limit) -> int:
     return max(min(budgets), 1)
 
 
-def _check_budget(limit: Limit) -> int:
-    """Nodes for one check of the best move. The root solvers take a quarter of a node
-    limit, so four times theirs would leave nothing for the search itself."""
-    budget = CHECK_BUDGET * _threat_budget(limit)
+def _check_budget(limit: Limit, threat_budget: int) -> int:
+    """Nodes for one check of the best move, given the root solvers' ``threat_budget``.
+    Those take a quarter of a node limit, so four times theirs would leave nothing
+    for the search itself."""
+    budget = CHECK_BUDGET * threat_budget
     if limit.nodes is not None:
         budget = min(budget, int(limit.nodes * CHECK_SHARE_OF_NODES))
     return max(budget, 1)
@@ -607,7 +608,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
     try:
         if multipv == 1:
             # threat-space search first: a forced win by fours, then by fours and threes
-            info[P.I_VCF_LIMIT] = _threat_budget(limit)
+            threat_budget = _threat_budget(limit)
+            info[P.I_VCF_LIMIT] = threat_budget
             plies = int(S.root_threat_search(pos, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH))
             info[P.I_VCF_LIMIT] = 0
             if plies > 0:
@@ -616,8 +618,8 @@ def _search(board: Board, limit: Limit, stop: StopSignal | None, on_info: InfoCa
             if not info[P.I_ABORT]:
                 # answer the opponent's threats: skip moves that provably lose to them
                 if S.drop_losing_root_moves(pos, ROOT_VCF_DEPTH, ROOT_VCT_DEPTH,
-                                            _threat_budget(limit)) > 0:
-                    check = RefutationCheck(pos, _check_budget(limit))
+                                            threat_budget) > 0:
+                    check = RefutationCheck(pos, _check_budget(limit, threat_budget))
                 count = int(info[P.I_ROOT_COUNT])
         if threads > 1 and not reproducible and count > 1 and not info[P.I_ABORT]:
             helpers = Helpers(board, pos, threads - 1, weights)

@@ -4,9 +4,11 @@
     python benchmarks/engine_speed.py --time-ms 3000 --rules renju
     python benchmarks/engine_speed.py --engine /path/to/pbrain-rapfi
     python benchmarks/engine_speed.py --threads 2     # with a helper search thread
+    python benchmarks/engine_speed.py --size 20       # the same positions, centred on 20x20
     python benchmarks/engine_speed.py --json benchmarks/results/engine-speed-DATE.json
 
-The positions (15x15) are a fixed set: openings, middle games and tactical ones.
+The positions (15x15) are a fixed set: openings, middle games and tactical ones;
+``--size`` places them in the centre of a larger board.
 The node count of the depth-limited pass doubles as a determinism check.
 ``--engine`` runs a Gomocup brain on the same positions in the same run, one
 fresh process per position, and prints the nodes per second and depth its MESSAGE
@@ -29,6 +31,7 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.notation import parse_position
+from gridgames.gomoku.openings import centred
 
 POSITIONS = {
     "opening-1": "h8i9",
@@ -45,12 +48,15 @@ POSITIONS = {
 }
 
 
-def positions(rule: Rule) -> Iterator[tuple[str, Board]]:
-    """The fixed positions that are playable under ``rule``."""
+def positions(rule: Rule, size: int = 15) -> Iterator[tuple[str, Board]]:
+    """The fixed positions that are playable under ``rule``, centred on a size×size board."""
     for name, moves in POSITIONS.items():
-        board = Board(15, rule=rule)
+        board = Board(size, rule=rule)
+        points = centred(moves, size, size)
+        if points is None:
+            continue
         try:
-            board.push_many(parse_position(moves, 15, 15))
+            board.push_many(points)
         except ValueError:
             continue  # e.g. a renju foul in a freestyle line
         if board.outcome() is None:
@@ -68,16 +74,16 @@ def depth_figures(nps: list[int], depths: list[int]) -> dict[str, float]:
             "depth_min": min(depths), "depth_max": max(depths)}
 
 
-def measure_engine(command: str, rule: Rule, time_ms: int, verbose: bool
+def measure_engine(command: str, rule: Rule, time_ms: int, verbose: bool, size: int = 15
                    ) -> tuple[list[int], list[int]] | None:
     """The brain's nodes per second (where it searched) and depths, or None
     when it does not play ``rule``. A fresh process for each position: it starts with
     an empty hash table, as ours does."""
     nps_list, depths = [], []
-    for name, board in positions(rule):
+    for name, board in positions(rule, size):
         with Engine(command, tolerance_ms=10_000) as engine:
             try:
-                engine.play(Board(15, rule=rule), Limit(time_ms=time_ms))  # set-up, not measured
+                engine.play(Board(size, rule=rule), Limit(time_ms=time_ms))  # set-up, not measured
             except EngineError as error:
                 print(f"  the engine does not play {rule.value}: {error}")
                 return None
@@ -99,6 +105,9 @@ def main() -> None:
     parser.add_argument("--time-ms", type=int, default=1000)
     parser.add_argument("--rules", nargs="*", default=[r.value for r in Rule])
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    parser.add_argument("--size", type=int, default=15, choices=range(15, 65), metavar="N",
+                        help="board size, 15 to 64: the positions are centred on it "
+                        "(default 15)")
     parser.add_argument("--engine", metavar="COMMAND",
                         help="a Gomocup brain's command line to measure on the same positions")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -109,13 +118,13 @@ def main() -> None:
     started = time.strftime('%Y-%m-%d %H:%M')
     rows: list[dict[str, object]] = []
     print(f"engine speed, {args.time_ms} ms a move, {args.threads} thread(s), "
-          f"{len(POSITIONS)} positions, "
+          f"{len(POSITIONS)} positions on {args.size}x{args.size}, "
           f"{time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()} {platform.python_version()}")
     all_nps: list[int] = []
     for rule_name in args.rules:
         rule = Rule.from_name(rule_name)
         nps_list, depths = [], []
-        for name, board in positions(rule):
+        for name, board in positions(rule, args.size):
             result = think(board, Limit(time_ms=args.time_ms), threads=args.threads)
             if result.time_ms >= args.time_ms // 2:
                 nps_list.append(result.nps)
@@ -129,7 +138,8 @@ def main() -> None:
                                   "engine": None}
         rows.append(row)
         if args.engine:
-            measured = measure_engine(args.engine, rule, args.time_ms, args.verbose)
+            measured = measure_engine(args.engine, rule, args.time_ms, args.verbose,
+                                      args.size)
             if measured is not None:
                 row["engine"] = depth_figures(*measured)
                 ratio = statistics.median(nps_list) / statistics.median(measured[0])
@@ -143,6 +153,7 @@ def main() -> None:
           f"move {a.move} and {b.move}")
     if args.json:
         run = {"threads": args.threads, "time_ms": args.time_ms, "positions": len(POSITIONS),
+               "size": args.size,
                "engine": args.engine, "rules": rows}
         with open(args.json, "w") as out:
             json.dump({"benchmark": "engine_speed", "date": started,

@@ -9,7 +9,9 @@ and by colour; the score with its 95% interval over single games (a draw is half
 a point); the Elo difference with its 95% interval over the game pairs (games
 2k-1 and 2k of a directory: one opening, the colours swapped), as ``gridgames
 match`` computes it; with ``--sprt``, the log-likelihood ratio of that test. So
-runs of the same two engines with several seeds give one figure, by colour.
+runs of the same two engines with several seeds give one figure, by colour. Where
+the same engine played some runs under another name (its brain's file named
+otherwise), ``--alias NAME`` counts that name's games as the engine's.
 Black's score over every game, whichever engine had black, with its interval
 over the pairs, shows how far the openings lean to black: between two copies of
 one engine, it is the openings' balance in play.
@@ -41,7 +43,7 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from math import sqrt
 from pathlib import Path
 from statistics import fmean, stdev
@@ -115,10 +117,11 @@ class PooledResults(ColourTally):
         stats.pairs = list(self.pairs)
         return stats
 
-    def add_directory(self, directory: Path, rule: Rule) -> None:
+    def add_directory(self, directory: Path, rule: Rule, aliases: Aliases | None = None
+                      ) -> None:
         # each decided game's points: the engine's, then black's
         first_of_pair: dict[int, tuple[float, float] | None] = {}
-        for number, record in numbered_records(directory, rule):
+        for number, record in numbered_records(directory, rule, aliases):
             points = self.add_game(record)
             decided = None if points is None else (
                 points, points if record.black == self.engine else 1.0 - points)
@@ -187,8 +190,14 @@ class PooledResults(ColourTally):
         return lines
 
 
-def numbered_records(directory: Path, rule: Rule) -> list[tuple[int, GameRecord]]:
-    """The game records of a ``gridgames match --out`` directory, by game number."""
+# Other names of an engine in the records, each to the name reported on.
+Aliases = dict[str, str]
+
+
+def numbered_records(directory: Path, rule: Rule, aliases: Aliases | None = None
+                     ) -> list[tuple[int, GameRecord]]:
+    """The game records of a ``gridgames match --out`` directory, by game number, each
+    player named as ``aliases`` has it."""
     if not directory.is_dir():
         raise ValueError(f"{directory}: not a directory of game records")
     numbered = sorted((int(m[1]), path) for path in directory.iterdir()
@@ -196,12 +205,19 @@ def numbered_records(directory: Path, rule: Rule) -> list[tuple[int, GameRecord]
     if not numbered:
         left_out = "".join(f"; {interrupted_note(path)}" for path in interrupted_saves(directory))
         raise ValueError(f"{directory}: no game records (game-NNNN.psq) in it{left_out}")
+    aliases = aliases or {}
     records = []
     for number, path in numbered:
         try:
-            records.append((number, load(path, rule)))
+            record = load(path, rule)
         except RecordError as error:
             raise ValueError(f"{path}: {error}") from None
+        named = replace(record, black=aliases.get(record.black, record.black),
+                        white=aliases.get(record.white, record.white))
+        if named.black == named.white != record.black:
+            raise ValueError(f"{path}: --alias makes both players {named.black!r} "
+                             f"({record.black} against {record.white})")
+        records.append((number, named))
     return records
 
 
@@ -243,23 +259,26 @@ def _runs(count: int) -> str:
 GameScores = dict[int, tuple[float | None, tuple[object, ...]]]
 
 
-def _points_by_game(directory: Path, engine: str, rule: Rule) -> GameScores:
+def _points_by_game(directory: Path, engine: str, rule: Rule, aliases: Aliases | None
+                    ) -> GameScores:
     """``engine``'s points in each game of a directory, with what must match in
     another run of the same openings: the engine's colour and the first moves."""
     return {number: (points_of(record, engine),
                      (record.black == engine, *record.moves[:OPENING_CHECK]))
-            for number, record in numbered_records(directory, rule)}
+            for number, record in numbered_records(directory, rule, aliases)}
 
 
 def paired_difference(directories: list[Path], engine: str, bases: list[Path],
-                      base_engine: str, rule: Rule = Rule.FREESTYLE) -> PairedDifference:
+                      base_engine: str, rule: Rule = Rule.FREESTYLE,
+                      aliases: Aliases | None = None) -> PairedDifference:
     """Compare ``engine``'s games in ``directories`` with ``base_engine``'s in
     ``bases``, game N with game N of the runs on the same openings (runs of several
     seeds are matched by the openings they played): the mean difference of the
     pairs' scores (each side's averaged over its runs) and its 95% interval over the
-    pairs."""
-    ours = _opening_sets([_points_by_game(d, engine, rule) for d in directories], directories)
-    theirs = _opening_sets([_points_by_game(b, base_engine, rule) for b in bases], bases)
+    pairs. ``aliases`` name ``engine`` in ``directories`` only."""
+    ours = _opening_sets([_points_by_game(d, engine, rule, aliases) for d in directories],
+                         directories)
+    theirs = _opening_sets([_points_by_game(b, base_engine, rule, None) for b in bases], bases)
     for unmatched, other in ((ours, theirs), (theirs, ours)):
         for key, runs in unmatched.items():
             if key not in other:
@@ -315,11 +334,22 @@ def _pair_scores(ours: list[tuple[GameScores, Path]], theirs: list[tuple[GameSco
     return scores
 
 
-def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE) -> PooledResults:
+def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE,
+         aliases: Aliases | None = None) -> PooledResults:
     results = PooledResults(engine)
     for directory in directories:
-        results.add_directory(directory, rule)
+        results.add_directory(directory, rule, aliases)
     return results
+
+
+def engine_aliases(engine: str, names: list[str], paired_engine: str | None) -> Aliases:
+    """``--alias`` names, each to ``engine``; a ValueError for a name that is already
+    one of the engines compared."""
+    for name in names:
+        if name in (engine, paired_engine):
+            raise ValueError(f"--alias {name}: that is the name of an engine compared, "
+                             "not another name of --engine")
+    return dict.fromkeys(names, engine)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -338,15 +368,19 @@ def main(argv: list[str] | None = None) -> int:
                              "game")
     parser.add_argument("--paired-engine",
                         help="that version's name in its records (default: --engine)")
+    parser.add_argument("--alias", action="append", default=[], metavar="NAME",
+                        help="another name of the engine in some of the records: its games "
+                             "count as --engine's (may be given more than once)")
     args = parser.parse_args(argv)
     base_engine = args.paired_engine or args.engine
     try:
+        aliases = engine_aliases(args.engine, args.alias, args.paired_engine)
         sprt = Sprt.parse(args.sprt) if args.sprt else None
-        results = pool(args.dirs, args.engine, Rule(args.rule))
+        results = pool(args.dirs, args.engine, Rule(args.rule), aliases)
         paired_diff = None
         if args.paired:
             paired_diff = paired_difference(args.dirs, args.engine, args.paired,
-                                            base_engine, Rule(args.rule))
+                                            base_engine, Rule(args.rule), aliases)
     except ValueError as error:
         parser.error(str(error))
     # A match killed while it saved a record: its folder lacks that game, and perhaps more.
@@ -366,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
         del data["black_pairs"]
+        data["aliases"] = args.alias
         data["interrupted_writes"] = [str(path) for path in left_out]
         if sprt is not None:
             data["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "llr": sprt.llr(paired)}

@@ -606,6 +606,38 @@ def test_the_match_report_counts_a_crash_as_the_match_did(tmp_path: Path) -> Non
     assert "no result in their record (left out): 0" in done.stdout
 
 
+def test_the_match_report_pools_an_engine_that_played_under_two_names(tmp_path: Path) -> None:
+    """One brain under two names (its file renamed between runs): --alias counts the
+    second name's games as the first's; without it the report refuses those records,
+    and an alias that is the opponent's name is refused too."""
+    dirs = []
+    for name in ("ours", "ours-renamed"):
+        out_dir = tmp_path / name
+        ours = EngineSpec(name, (sys.executable, str(FAKE), "good"))
+        config = MatchConfig((ours, fake("crash-late", 2)), games=2, width=9, height=9,
+                             openings=default_opening_moves(9, 9), seed=1, out_dir=out_dir)
+        assert run_match(config).stats.wins == 2
+        dirs.append(str(out_dir))
+
+    def report(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(MATCH_REPORT), *dirs, "--engine", "ours",
+                               *options], capture_output=True, text=True, timeout=60)
+
+    pooled = report("--alias", "ours-renamed")
+    assert pooled.returncode == 0, pooled.stderr
+    assert "ours against fake-crash-late: 4 games, 4-0-0" in pooled.stdout
+    refused = report()
+    assert refused.returncode == 2
+    assert re.search(r"'ours' played neither side of a game \((ours-renamed against "
+                     r"fake-crash-late|fake-crash-late against ours-renamed)\)", refused.stderr)
+    both = report("--alias", "ours-renamed", "--alias", "fake-crash-late")
+    assert both.returncode == 2
+    assert "--alias makes both players 'ours'" in both.stderr
+    itself = report("--alias", "ours")
+    assert itself.returncode == 2
+    assert "--alias ours: that is the name of an engine compared" in itself.stderr
+
+
 @pytest.mark.parametrize(("mode", "options", "code", "termination", "says"), [
     ("illegal", [], "-2", "unknown", "played an illegal move"),
     ("hang", ["--time-ms", "100", "--tolerance-ms", "100"], "15", "time forfeit",

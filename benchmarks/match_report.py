@@ -1,7 +1,8 @@
 """Pooled results of engine matches, read from their game records.
 
     python benchmarks/match_report.py games/seed153 games/seed154 games/seed155 \\
-        --engine pbrain-gridgames [--rule renju] [--sprt 0,20] [--json report.json]
+        --engine pbrain-gridgames [--alias NAME] [--rule renju] [--sprt 0,20] \\
+        [--json report.json]
 
 Reads the ``game-NNNN.psq`` records that ``gridgames match --out DIR`` writes and
 pools every directory given: the named engine's wins, losses and draws, in all

@@ -146,20 +146,22 @@ def plot_rapfi_history(plt: Any, out: Path) -> Path:
 
 
 def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
-    """The score at three times a move with the evaluation network, by colour, and
-    before it (both colours)."""
+    """The score at three times a move: the engine of the newest file by colour, and
+    the engines before it (both colours)."""
     def against_rapfi(results: Figures) -> list[dict[str, Any]]:
         return [row for row in results["matches"] if row["opponent"] == "Rapfi"]
 
-    figures = load("reference-engines-2026-11-27.json")
+    figures = load("time-scaling-2026-12-05.json")
     rows = against_rapfi(figures)
-    before = against_rapfi(load("reference-engines-2026-11-26.json"))
-    fig, ax = plt.subplots(figsize=(6, 3.4))
+    fig, ax = plt.subplots(figsize=(6, 3.6))
     for matches, key, label, color, shift in (
-            (before, "all", "before the network, both colours", "0.65", 0.97),
-            (rows, "all", "with the network, both colours", "#8b4513", 1.0),
-            (rows, "black", "as black", "0.2", 0.94),
-            (rows, "white", "as white", "#4a6fa5", 1.06)):
+            (against_rapfi(load("reference-engines-2026-11-26.json")), "all",
+             "2026-11-26, before the network", "0.75", 0.91),
+            (against_rapfi(load("reference-engines-2026-11-27.json")), "all",
+             "2026-11-27, with the network", "0.55", 0.95),
+            (rows, "all", f"{figures['date'][:10]}, both colours", "#8b4513", 1.0),
+            (rows, "black", "as black", "0.2", 1.05),
+            (rows, "white", "as white", "#4a6fa5", 1.1)):
         scores = [interval(*row[key]) for row in matches]
         ax.errorbar([row["time_ms"] * shift for row in matches], [s for s, _ in scores],
                     yerr=[e for _, e in scores], fmt="o-" if key == "all" else "o",
@@ -171,7 +173,7 @@ def plot_rapfi_score_vs_time(plt: Any, out: Path) -> Path:
                           for t, row in zip(times, rows, strict=True)])
     ax.minorticks_off()
     ax.set_ylim(0, 1)
-    ax.set_xlabel("time a move, each side")
+    ax.set_xlabel("time a move, each side (games of the newest engine)")
     ax.set_ylabel("score against Rapfi (95% interval)")
     ax.set_title("Against Rapfi at three times a move (freestyle)")
     ax.legend(loc="upper left", fontsize=7)

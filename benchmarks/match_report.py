@@ -215,7 +215,7 @@ def numbered_records(directory: Path, rule: Rule, aliases: Aliases | None = None
             raise ValueError(f"{path}: {error}") from None
         named = replace(record, black=aliases.get(record.black, record.black),
                         white=aliases.get(record.white, record.white))
-        if named.black == named.white != record.black:
+        if named.black == named.white and record.black != record.white:
             raise ValueError(f"{path}: --alias makes both players {named.black!r} "
                              f"({record.black} against {record.white})")
         records.append((number, named))

@@ -19,6 +19,9 @@ each judge:
   by the engine's colour (noise from the judge's own errors adds to both alike);
 - **how well the judge foretold the results**, as log-loss by stones on the board.
 
+A position with a single answer (the block of a four) is left out: brains play
+it at once, some after the shallowest search, so their scores there say little.
+
 A judge is also a player's rival in understanding: a judge that is one of the two
 engines favours its own moves, so two judges (say, each engine) are worth reading
 side by side.
@@ -37,6 +40,7 @@ from pathlib import Path
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit
+from gridgames.gomoku.analysis import only_answer
 from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.records import RecordError, load, winner_of
 
@@ -55,7 +59,8 @@ def judge_name(command: str) -> str:
 
 def read_games(dirs: list[Path], rule: Rule) -> list[dict]:
     """Every game of the folders that ended on the board: moves, players, the
-    result (1 black won, 0 white won, 0.5 a draw) and the opening's length."""
+    result (1 black won, 0 white won, 0.5 a draw), the opening's length and the
+    positions with a single answer."""
     games = []
     for directory in dirs:
         for path in sorted(directory.glob("*.psq")):
@@ -68,12 +73,14 @@ def read_games(dirs: list[Path], rule: Rule) -> list[dict]:
             winner = winner_of(record)
             times = record.times_ms or []
             opening = next((i for i, ms in enumerate(times) if ms > 0), len(times))
-            games.append({"path": str(path), "black": record.black, "white": record.white,
-                          "width": record.width, "height": record.height,
-                          "rule": rule.name.lower(), "moves": [list(m) for m in record.moves],
-                          "opening": opening,
-                          "result": 0.5 if winner is None else float(winner == Color.BLACK),
-                          "scores": {}})
+            game = {"path": str(path), "black": record.black, "white": record.white,
+                    "width": record.width, "height": record.height,
+                    "rule": rule.name.lower(), "moves": [list(m) for m in record.moves],
+                    "opening": opening,
+                    "result": 0.5 if winner is None else float(winner == Color.BLACK),
+                    "scores": {}}
+            game["forced"] = sorted(forced_plies(game))
+            games.append(game)
     return games
 
 
@@ -86,6 +93,17 @@ def _score(engine: Engine, board: Board, ms: int) -> float | None:
     return None if info.score is None else float(info.score)
 
 
+def forced_plies(game: dict) -> set[int]:
+    """The positions (stones on the board) after the opening with a single answer."""
+    board = Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+    forced = set()
+    for ply, move in enumerate(game["moves"]):
+        if ply >= game["opening"] and only_answer(board) is not None:
+            forced.add(ply)
+        board.push(tuple(move))
+    return forced
+
+
 def _judge_game(task: tuple[str, dict, int]) -> list[float | None]:
     """The judge's score before each move of one game after its opening. One brain a
     game (it may keep what it learnt from one position to the next); one that breaks
@@ -95,10 +113,15 @@ def _judge_game(task: tuple[str, dict, int]) -> list[float | None]:
     moves = [tuple(m) for m in game["moves"]]
     board.push_many(moves[:game["opening"]])
     scores: list[float | None] = [None] * game["opening"]
+    forced = set(game["forced"])
     engine = Engine(command, tolerance_ms=10_000, restart_before_board=False)
     restarted = False
     try:
-        for move in moves[game["opening"]:]:
+        for ply, move in enumerate(moves[game["opening"]:], start=game["opening"]):
+            if ply in forced:
+                scores.append(None)
+                board.push(move)
+                continue
             try:
                 scores.append(_score(engine, board, ms))
             except EngineError:
@@ -120,11 +143,14 @@ def judge(games: list[dict], commands: list[str], ms: int, workers: int) -> None
         tasks = [(command, game, ms) for game in games]
         started = time.monotonic()
         with ProcessPoolExecutor(workers) as pool:
-            for number, (game, scores) in enumerate(
-                    zip(games, pool.map(_judge_game, tasks), strict=True), start=1):
-                game["scores"][judge_name(command)] = scores
-                print(f"\r{judge_name(command)}: {number}/{len(games)} games, "
-                      f"{time.monotonic() - started:.0f} s", end="", flush=True)
+            try:
+                for number, (game, scores) in enumerate(
+                        zip(games, pool.map(_judge_game, tasks), strict=True), start=1):
+                    game["scores"][judge_name(command)] = scores
+                    print(f"\r{judge_name(command)}: {number}/{len(games)} games, "
+                          f"{time.monotonic() - started:.0f} s", end="", flush=True)
+            except EngineError as error:
+                raise SystemExit(f"\nthe judge {command!r} failed: {error}") from None
         print()
 
 
@@ -136,8 +162,11 @@ def chance(score: float, unit: float) -> float:
 
 
 def black_chances(game: dict, name: str, unit: float) -> list[float | None]:
-    """Black's chance before each move, as the judge ``name`` sees it."""
-    return [None if s is None else (chance(s, unit) if ply % 2 == 0 else 1 - chance(s, unit))
+    """Black's chance before each move, as the judge ``name`` sees it (None where it
+    did not judge, and at a single answer)."""
+    forced = set(game["forced"])
+    return [None if s is None or ply in forced
+            else (chance(s, unit) if ply % 2 == 0 else 1 - chance(s, unit))
             for ply, s in enumerate(game["scores"][name])]
 
 
@@ -263,6 +292,9 @@ def main() -> None:
         print(f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: {len(games)} games judged "
               f"at {args.ms} ms a position in {time.monotonic() - started:.0f} s")
     games = [g for g in games if args.engine in (g["black"], g["white"])]
+    for game in games:
+        if "forced" not in game:  # written before single answers were left out
+            game["forced"] = sorted(forced_plies(game))
     names = sorted({name for game in games for name in game["scores"]})
     if not games or not names:
         parser.error(f"no judged game of {args.engine!r} to report on")

@@ -72,6 +72,11 @@ def test_bad_requests_are_refused_with_what_is_wanted(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "is not a folder" in refused.stderr
     refused = run(str(tmp_path), "--engine", "gridgames", "--judge", JUDGE, "--judge", JUDGE)
     assert refused.returncode == 2 and "same name" in refused.stderr
+    save(GameRecord(moves=MISSED_BLOCK, black="gridgames", white="other"),
+         tmp_path / "game-0001.psq")
+    refused = run(str(tmp_path), "--engine", "gridgames", "--judge", str(tmp_path / "nobrain"))
+    assert refused.returncode == 1 and "the judge" in refused.stderr and "failed" in refused.stderr
+    assert "Traceback" not in refused.stderr
     (tmp_path / "judged.json").write_text('{"games": []}')
     refused = run("--from", str(tmp_path / "judged.json"), "--engine", "gridgames")
     assert refused.returncode == 2 and "no judged game of 'gridgames'" in refused.stderr

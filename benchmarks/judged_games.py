@@ -33,6 +33,7 @@ import argparse
 import json
 import math
 import platform
+import shlex
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -54,7 +55,7 @@ CHANCE_FLOOR = 0.02  # a judge's chance is held within [0.02, 0.98] in the log-l
 
 
 def judge_name(command: str) -> str:
-    return Path(command.split()[0]).name
+    return Path(shlex.split(command)[0]).name
 
 
 def read_games(dirs: list[Path], rule: Rule) -> list[dict]:
@@ -283,7 +284,17 @@ def main() -> None:
     if args.source is not None:
         try:
             games = json.loads(args.source.read_text(encoding="utf-8"))["games"]
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            for game in games:  # what the tables read, there and of the right kind
+                Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+                kinds = [(game["scores"], dict), (game["opening"], int),
+                         (game["result"], (int, float)), (game["black"], str),
+                         (game["white"], str), (game["moves"], list)]
+                if not all(isinstance(value, kind) for value, kind in kinds):
+                    raise TypeError("a game's scores, opening, result, players or moves "
+                                    "are not what --json writes")
+        except KeyError as error:
+            parser.error(f"cannot read games from {args.source}: no {error} given")
+        except (OSError, ValueError, TypeError, AttributeError) as error:
             parser.error(f"cannot read games from {args.source}: {error}")
     else:
         games = read_games(args.dirs, Rule[args.rule.upper()])

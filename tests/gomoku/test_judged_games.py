@@ -80,6 +80,9 @@ def test_bad_requests_are_refused_with_what_is_wanted(tmp_path: Path) -> None:
     (tmp_path / "judged.json").write_text('{"games": []}')
     refused = run("--from", str(tmp_path / "judged.json"), "--engine", "gridgames")
     assert refused.returncode == 2 and "no judged game of 'gridgames'" in refused.stderr
+    (tmp_path / "short.json").write_text('{"games": [{"width": 15}]}')
+    refused = run("--from", str(tmp_path / "short.json"), "--engine", "gridgames")
+    assert refused.returncode == 2 and "no 'height' given" in refused.stderr
     (tmp_path / "broken.json").write_text("[1, 2")
     refused = run("--from", str(tmp_path / "broken.json"), "--engine", "gridgames")
     assert refused.returncode == 2 and "cannot read games from" in refused.stderr

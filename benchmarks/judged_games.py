@@ -286,9 +286,10 @@ def main() -> None:
             games = json.loads(args.source.read_text(encoding="utf-8"))["games"]
             for game in games:  # what the tables read, there and of the right kind
                 Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
-                kinds = [(game["scores"], dict), (game["opening"], int),
-                         (game["result"], (int, float)), (game["black"], str),
-                         (game["white"], str), (game["moves"], list)]
+                kinds: list[tuple[object, type | tuple[type, ...]]] = [
+                    (game["scores"], dict), (game["opening"], int),
+                    (game["result"], (int, float)), (game["black"], str),
+                    (game["white"], str), (game["moves"], list)]
                 if not all(isinstance(value, kind) for value, kind in kinds):
                     raise TypeError("a game's scores, opening, result, players or moves "
                                     "are not what --json writes")

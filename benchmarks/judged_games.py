@@ -22,9 +22,8 @@ each judge:
 A position with a single answer (the block of a four) is left out: brains play
 it at once, some after the shallowest search, so their scores there say little.
 
-A judge is also a player's rival in understanding: a judge that is one of the two
-engines favours its own moves, so two judges (say, each engine) are worth reading
-side by side.
+A judge that is one of the two engines may favour its own moves, so two judges
+(say, each engine) are worth reading side by side.
 """
 
 from __future__ import annotations

@@ -93,9 +93,14 @@ def _score(engine: Engine, board: Board, ms: int) -> float | None:
     return None if info.score is None else float(info.score)
 
 
+def empty_board(game: dict) -> Board:
+    """The board a game (as ``read_games`` writes it) is played on, with no stone."""
+    return Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+
+
 def forced_plies(game: dict) -> set[int]:
     """The positions (stones on the board) after the opening with a single answer."""
-    board = Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+    board = empty_board(game)
     forced = set()
     for ply, move in enumerate(game["moves"]):
         if ply >= game["opening"] and only_answer(board) is not None:
@@ -104,17 +109,22 @@ def forced_plies(game: dict) -> set[int]:
     return forced
 
 
+def _start_judge(command: str) -> Engine:
+    # the brain keeps its table from one position of a game to the next
+    return Engine(command, tolerance_ms=10_000, restart_before_board=False)
+
+
 def _judge_game(task: tuple[str, dict, int]) -> list[float | None]:
     """The judge's score before each move of one game after its opening. One brain a
     game (it may keep what it learnt from one position to the next); one that breaks
     the protocol is started again once."""
     command, game, ms = task
-    board = Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+    board = empty_board(game)
     moves = [tuple(m) for m in game["moves"]]
     board.push_many(moves[:game["opening"]])
     scores: list[float | None] = [None] * game["opening"]
     forced = set(game["forced"])
-    engine = Engine(command, tolerance_ms=10_000, restart_before_board=False)
+    engine = _start_judge(command)
     restarted = False
     try:
         for ply, move in enumerate(moves[game["opening"]:], start=game["opening"]):
@@ -128,7 +138,7 @@ def _judge_game(task: tuple[str, dict, int]) -> list[float | None]:
                 if restarted:
                     raise
                 engine.quit()
-                engine = Engine(command, tolerance_ms=10_000, restart_before_board=False)
+                engine = _start_judge(command)
                 restarted = True
                 scores.append(_score(engine, board, ms))
             board.push(move)
@@ -284,7 +294,7 @@ def main() -> None:
         try:
             games = json.loads(args.source.read_text(encoding="utf-8"))["games"]
             for game in games:  # what the tables read, there and of the right kind
-                Board(game["width"], game["height"], rule=Rule[game["rule"].upper()])
+                empty_board(game)
                 kinds: list[tuple[object, type | tuple[type, ...]]] = [
                     (game["scores"], dict), (game["opening"], int),
                     (game["result"], (int, float)), (game["black"], str),

@@ -48,6 +48,10 @@ def test_a_judge_scores_every_position_after_the_opening_and_the_tables_follow(
         assert len(scores) == len(game["moves"])
         assert scores[:OPENING] == [None] * OPENING
         assert sum(s is not None for s in scores[OPENING:]) >= len(scores) - OPENING - 2
+    # white's fours at stones 16 and 18 leave black one answer each: not judged
+    quiet_win = by_name["game-0003.psq"]
+    assert quiet_win["forced"] == [16, 18]
+    assert [quiet_win["scores"][JUDGE_NAME][ply] for ply in (16, 18)] == [None, None]
     # black to play its fifth stone with an open four: a forced win, for the side to move
     assert by_name["game-0001.psq"]["scores"][JUDGE_NAME][-1] >= 1_000_000
     table = written["tables"][0]

@@ -16,7 +16,9 @@ its MESSAGE lines. It prints, by rule and brain:
   1 s and so on;
 - the median time of those it proved.
 
-A report of the opposite result is counted apart.
+A report of the opposite result is counted apart, and so is a move played in less
+than half the time with no result reported: our brain plays at once a move that
+is the only one left after its first plies, without a proof.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def first_claims(games: list[dict], judge: str, unproved_by: str | None) -> list
 
 def first_proof(task: tuple[str, dict, int]) -> dict:
     """How soon one brain reported the position's result: ``ms`` is the time of its first
-    report (None if it made none), ``contradicted`` whether it reported the opposite."""
+    report (None if it made none), ``contradicted`` whether it reported the opposite,
+    ``moved_ms`` when it played."""
     command, position, ms = task
     board = empty_board(position)
     board.push_many([tuple(m) for m in position["moves"]])
@@ -73,11 +76,11 @@ def first_proof(task: tuple[str, dict, int]) -> dict:
         if info.mate is None:
             continue
         if (info.mate > 0) != (position["result"] == "win"):
-            return {"ms": None, "contradicted": True}
+            return {"ms": None, "contradicted": True, "moved_ms": played.time_ms}
         # a brain that tells no time is taken at its whole search's
         return {"ms": played.time_ms if info.time_ms is None else info.time_ms,
-                "contradicted": False}
-    return {"ms": None, "contradicted": False}
+                "contradicted": False, "moved_ms": played.time_ms}
+    return {"ms": None, "contradicted": False, "moved_ms": played.time_ms}
 
 
 def prove(positions: list[dict], commands: list[str], ms: int, workers: int) -> None:
@@ -100,19 +103,22 @@ def prove(positions: list[dict], commands: list[str], ms: int, workers: int) -> 
 
 def summary(positions: list[dict], names: list[str], ms: int) -> list[dict]:
     """By rule (and all rules together) and brain: positions proved, within each time,
-    the median time, and the contradictions."""
+    the median time, the contradictions, and the moves played early with no result."""
     rows = []
     rules = sorted({p["rule"] for p in positions})
     for rule in [*rules, "all"] if len(rules) > 1 else rules:
         chosen = [p for p in positions if rule in ("all", p["rule"])]
         for name in names:
-            times = [p["proofs"][name]["ms"] for p in chosen if p["proofs"][name]["ms"] is not None]
+            proofs = [p["proofs"][name] for p in chosen]
+            times = [proof["ms"] for proof in proofs if proof["ms"] is not None]
             rows.append({
                 "rule": rule, "brain": name, "positions": len(chosen), "proved": len(times),
                 "within_ms": {str(limit): sum(t <= limit for t in times)
                               for limit in WITHIN_MS if limit <= ms},
                 "median_ms": statistics.median(times) if times else None,
-                "contradicted": sum(p["proofs"][name]["contradicted"] for p in chosen)})
+                "contradicted": sum(proof["contradicted"] for proof in proofs),
+                "moved_early": sum(proof["ms"] is None and not proof["contradicted"]
+                                   and proof["moved_ms"] < ms / 2 for proof in proofs)})
     return rows
 
 
@@ -123,7 +129,8 @@ def print_summary(rows: list[dict]) -> None:
         median = "-" if row["median_ms"] is None else f"{row['median_ms']:.0f} ms"
         print(f"{row['rule']:>9} {row['brain']}: proved {row['proved']} of "
               f"{row['positions']} ({within}), median {median}, "
-              f"the opposite reported {row['contradicted']}")
+              f"the opposite reported {row['contradicted']}, played early with no result "
+              f"{row['moved_early']}")
 
 
 def main() -> None:

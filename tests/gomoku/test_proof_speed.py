@@ -13,16 +13,19 @@ BRAIN_NAME = Path(sys.executable).name  # a brain goes by its program's file nam
 
 # Black, to play its 4th stone, makes an open four; after it white is lost.
 MISSED_BLOCK = [[7, 7], [0, 0], [7, 8], [0, 2], [7, 9], [0, 4], [7, 10], [0, 6], [7, 11]]
+# After 7 stones white must block black's four at (7, 11), its only move.
+ONE_BLOCK = [[7, 7], [7, 6], [7, 8], [0, 0], [7, 9], [0, 2], [7, 10], [7, 11]]
 DECIDED = 1_000_000.0
 
 
-def judged_game(name: str, claims: dict[int, float], other: dict[int, float]) -> dict:
+def judged_game(name: str, claims: dict[int, float], other: dict[int, float],
+                moves: list[list[int]] = MISSED_BLOCK) -> dict:
     """A game as judged_games.py writes it, judges "claimer" and "other" scoring the
     positions given (by stones on the board), 0 elsewhere after the 2-stone opening."""
     def scores(given: dict[int, float]) -> list[float | None]:
-        return [None, None] + [given.get(ply, 0.0) for ply in range(2, len(MISSED_BLOCK))]
+        return [None, None] + [given.get(ply, 0.0) for ply in range(2, len(moves))]
     return {"path": name, "black": "a", "white": "b", "width": 15, "height": 15,
-            "rule": "freestyle", "moves": MISSED_BLOCK, "opening": 2, "result": 1.0,
+            "rule": "freestyle", "moves": moves, "opening": 2, "result": 1.0,
             "forced": [], "scores": {"claimer": scores(claims), "other": scores(other)}}
 
 
@@ -38,6 +41,8 @@ def test_the_first_result_each_game_the_judge_alone_reported_is_proved_and_timed
         judged_game("win", {6: DECIDED, 7: -DECIDED}, {7: -DECIDED}),
         # white to play against an open four: lost, but claimed as won (a wrong claim)
         judged_game("wrong", {7: DECIDED}, {}),
+        # a wrong claim where our brain plays the only move at once, reporting nothing
+        judged_game("only move", {7: DECIDED}, {}, ONE_BLOCK),
         # both judges saw the first forced result: nothing to prove
         judged_game("both", {4: DECIDED, 7: -DECIDED}, {4: DECIDED}),
         judged_game("none", {}, {}),
@@ -50,16 +55,19 @@ def test_the_first_result_each_game_the_judge_alone_reported_is_proved_and_timed
     assert done.returncode == 0, done.stderr
     written = json.loads(out.read_text())
     by_path = {p["path"]: p for p in written["positions"]}
-    assert set(by_path) == {"win", "wrong"}
+    assert set(by_path) == {"win", "wrong", "only move"}
     assert len(by_path["win"]["moves"]) == 6 and by_path["win"]["result"] == "win"
     win = by_path["win"]["proofs"][BRAIN_NAME]
     assert win["contradicted"] is False and 0 <= win["ms"] <= 1000
-    assert by_path["wrong"]["proofs"][BRAIN_NAME] == {"ms": None, "contradicted": True}
+    wrong = by_path["wrong"]["proofs"][BRAIN_NAME]
+    assert wrong["ms"] is None and wrong["contradicted"] is True
+    only = by_path["only move"]["proofs"][BRAIN_NAME]
+    assert only["ms"] is None and only["contradicted"] is False and only["moved_ms"] < 500
     row = written["summary"][0]
-    assert (row["brain"], row["positions"], row["proved"], row["contradicted"]) == (
-        BRAIN_NAME, 2, 1, 1)
+    assert (row["brain"], row["positions"], row["proved"], row["contradicted"],
+            row["moved_early"]) == (BRAIN_NAME, 3, 1, 1, 1)
     assert row["within_ms"]["1000"] == 1 and "2000" not in row["within_ms"]
-    assert f"{BRAIN_NAME}: proved 1 of 2" in done.stdout
+    assert f"{BRAIN_NAME}: proved 1 of 3" in done.stdout
 
 
 def test_bad_requests_are_refused_with_what_is_wanted(tmp_path: Path) -> None:

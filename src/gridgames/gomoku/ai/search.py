@@ -1205,22 +1205,15 @@ def _search_root(at, depth, alpha, beta, skip):
     me = info[I_SIDE]
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
-        # late quiet root moves are reduced as on any principal variation, from
-        # depth 4: a search of three plies or less needs every root move whole
-        made = _class_at(pos, me - 1, move)
-        pos.made[0] = made
-        reduction = 0
-        if depth >= 4 and _is_quiet(pos, me, move, made):
-            reduction = _late_move_reduction(pos, np.int64(0), me, move, depth, i - skip,
-                                             True, False, True, True, False)
+        # every root move is searched to the full depth: late quiet ones reduced
+        # as on any principal variation measured weaker in self-play
+        pos.made[0] = _class_at(pos, me - 1, move)
         _make(at, move)
         one = np.int64(1)
         if i == skip:
             score = -_negamax(at, -beta, -alpha, depth - 1, one)
         else:
-            score = -_negamax(at, -alpha - 1, -alpha, depth - 1 - reduction, one)
-            if score > alpha and reduction > 0:
-                score = -_negamax(at, -alpha - 1, -alpha, depth - 1, one)
+            score = -_negamax(at, -alpha - 1, -alpha, depth - 1, one)
             if alpha < score < beta:
                 score = -_negamax(at, -beta, -alpha, depth - 1, one)
         _unmake(at)

@@ -35,8 +35,10 @@ import platform
 import shlex
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit
@@ -147,21 +149,33 @@ def _judge_game(task: tuple[str, dict, int]) -> list[float | None]:
     return scores
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def each_in_pool(function: Callable[[T], R], tasks: list[T], workers: int, role: str,
+                 command: str, unit: str) -> Iterator[R]:
+    """``function`` of each task, in order, run by ``workers`` processes, with a line of
+    progress; a brain (``role`` ``command``) that fails ends the script, saying so."""
+    started = time.monotonic()
+    with ProcessPoolExecutor(workers) as pool:
+        try:
+            for number, result in enumerate(pool.map(function, tasks), start=1):
+                yield result
+                print(f"\r{judge_name(command)}: {number}/{len(tasks)} {unit}, "
+                      f"{time.monotonic() - started:.0f} s", end="", flush=True)
+        except EngineError as error:
+            raise SystemExit(f"\nthe {role} {command!r} failed: {error}") from None
+    print()
+
+
 def judge(games: list[dict], commands: list[str], ms: int, workers: int) -> None:
     """Each judge's score before every move after the opening, into ``game["scores"]``."""
     for command in commands:
         tasks = [(command, game, ms) for game in games]
-        started = time.monotonic()
-        with ProcessPoolExecutor(workers) as pool:
-            try:
-                for number, (game, scores) in enumerate(
-                        zip(games, pool.map(_judge_game, tasks), strict=True), start=1):
-                    game["scores"][judge_name(command)] = scores
-                    print(f"\r{judge_name(command)}: {number}/{len(games)} games, "
-                          f"{time.monotonic() - started:.0f} s", end="", flush=True)
-            except EngineError as error:
-                raise SystemExit(f"\nthe judge {command!r} failed: {error}") from None
-        print()
+        scores = each_in_pool(_judge_game, tasks, workers, "judge", command, "games")
+        for game, game_scores in zip(games, scores, strict=True):
+            game["scores"][judge_name(command)] = game_scores
 
 
 def chance(score: float, unit: float) -> float:

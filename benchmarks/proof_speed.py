@@ -29,13 +29,17 @@ import platform
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from gridgames.gomoku.ai import Limit
-from gridgames.gomoku.gomocup import Engine, EngineError
+from gridgames.gomoku.gomocup import Engine
 from gridgames.gomoku.gomocup.protocol import parse_search_message
-from judged_games import DECIDED_SCORE, empty_board, judge_name  # beside this script
+from judged_games import (  # beside this script
+    DECIDED_SCORE,
+    each_in_pool,
+    empty_board,
+    judge_name,
+)
 
 WITHIN_MS = (250, 500, 1000, 2000, 4000, 8000, 16000)
 
@@ -86,19 +90,10 @@ def first_proof(task: tuple[str, dict, int]) -> dict:
 def prove(positions: list[dict], commands: list[str], ms: int, workers: int) -> None:
     """Each brain's first proof of every position, into ``position["proofs"]``."""
     for command in commands:
-        name = judge_name(command)
-        started = time.monotonic()
         tasks = [(command, position, ms) for position in positions]
-        with ProcessPoolExecutor(workers) as pool:
-            try:
-                for number, (position, proof) in enumerate(
-                        zip(positions, pool.map(first_proof, tasks), strict=True), start=1):
-                    position.setdefault("proofs", {})[name] = proof
-                    print(f"\r{name}: {number}/{len(positions)} positions, "
-                          f"{time.monotonic() - started:.0f} s", end="", flush=True)
-            except EngineError as error:
-                raise SystemExit(f"\nthe brain {command!r} failed: {error}") from None
-        print()
+        proofs = each_in_pool(first_proof, tasks, workers, "brain", command, "positions")
+        for position, proof in zip(positions, proofs, strict=True):
+            position.setdefault("proofs", {})[judge_name(command)] = proof
 
 
 def summary(positions: list[dict], names: list[str], ms: int) -> list[dict]:

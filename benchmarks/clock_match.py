@@ -36,10 +36,12 @@ from gridgames.gomoku.match import (
     run_match,
 )
 from gridgames.gomoku.records import GameRecord, load
-from match_report import ColourTally, points_of  # beside this script
-
-# The stones of the shipped openings: the first moves the engines play come after them.
-OPENING_STONES = 3
+from match_report import (  # beside this script
+    ColourTally,
+    moves_timed,
+    opening_stones,
+    points_of,
+)
 
 
 @dataclass
@@ -65,11 +67,10 @@ class ClockSummary(ColourTally):
             self.unfinished += 1
             points = 0.0  # counted against us: it must not happen
         self.count(as_black, points)
-        times = record.times_ms or []
-        ours = [spent for index, spent in enumerate(times)  # black plays the even indexes
-                if index >= OPENING_STONES and (index % 2 == 0) == as_black]
+        ours = [spent for name, spent in moves_timed(record) if name == self.engine]
         left = match_ms
-        played = OPENING_STONES + (1 if as_black else 0)
+        placed = opening_stones(record)
+        played = placed + ((placed % 2 == 0) != as_black)  # stones before our first move
         for spent in ours:
             share = left / max(8.0, 20 - 0.3 * (played // 2))
             if spent > 2 * share:

@@ -33,6 +33,11 @@ how many games ended that way. A record with no result (no five, no full board,
 no such code: written before records kept it, say) has no known winner: such
 games are counted apart and left out of the score, and their pairs with them.
 
+Each engine's thinking time per move (mean, median, longest) is read from the
+records' times. The stones of the match's opening are not moves: they are the
+leading stones with no time on them (the match places them), or the first
+``--opening-stones N`` where a brain may answer the opening in under a millisecond.
+
 A match killed while it saved a record (SIGKILL) leaves that record's hidden
 temporary file (``.game-NNNN.psq.1a2b3c4d.tmp``) in place of it: the report names
 each such file and leaves it out, and ``--json`` lists them as ``interrupted_writes``.
@@ -47,7 +52,7 @@ import sys
 from dataclasses import asdict, dataclass, field, replace
 from math import sqrt
 from pathlib import Path
-from statistics import fmean, stdev
+from statistics import fmean, median, stdev
 
 from gridgames.gomoku.match import PAIR_POINTS, MatchStats, Sprt, pair_index
 from gridgames.gomoku.records import GameRecord, RecordError, interrupted_saves, load
@@ -75,6 +80,46 @@ def points_of(record: GameRecord, engine: str) -> float | None:
     if not record.to_board().legal_moves:
         return 0.5  # renju: only forbidden points left for black, a draw as matches call it
     return None
+
+
+def opening_stones(record: GameRecord) -> int:
+    """How many of a record's first stones the match placed: those with no time on them."""
+    times = record.times_ms or []
+    placed = 0
+    while placed < len(times) and times[placed] == 0:
+        placed += 1
+    return placed
+
+
+def moves_timed(record: GameRecord, opening: int | None = None) -> list[tuple[str, int]]:
+    """(player, thinking time in ms) of each move of a record, the first ``opening``
+    stones (by default :func:`opening_stones`) left out."""
+    first = opening_stones(record) if opening is None else opening
+    return [(record.black if index % 2 == 0 else record.white, spent)  # black's are even
+            for index, spent in enumerate(record.times_ms or []) if index >= first]
+
+
+@dataclass
+class MoveTimes:
+    """Each player's thinking times over the moves of the records counted."""
+
+    by_engine: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, record: GameRecord, opening: int | None = None) -> None:
+        for name, spent in moves_timed(record, opening):
+            self.by_engine.setdefault(name, []).append(spent)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        """By player: moves, and their mean, median and longest time in ms."""
+        return {name: {"moves": len(times), "mean": round(fmean(times), 1),
+                       "median": median(times), "max": max(times)}
+                for name, times in self.by_engine.items()}
+
+    def line(self) -> str:
+        return "  time a move (ms): " + ("; ".join(
+            f"{name} mean {s['mean']:.0f}, median {s['median']:g}, longest {s['max']:g} "
+            f"over {s['moves']} moves" for name, s in self.summary().items())
+            or "no move times in the records")
 
 
 @dataclass(kw_only=True)
@@ -110,6 +155,7 @@ class PooledResults(ColourTally):
     undecided: int = 0  # games with no result in the record: no winner known
     off_the_board: int = 0  # games decided off the board (time, a brain's error): counted
     black_pairs: list[float] = field(default_factory=list)  # black's mean in each pair
+    move_times: MoveTimes = field(default_factory=MoveTimes)
 
     @property
     def paired(self) -> MatchStats:
@@ -118,12 +164,13 @@ class PooledResults(ColourTally):
         stats.pairs = list(self.pairs)
         return stats
 
-    def add_directory(self, directory: Path, rule: Rule, aliases: Aliases | None = None
-                      ) -> None:
+    def add_directory(self, directory: Path, rule: Rule, aliases: Aliases | None = None,
+                      opening: int | None = None) -> None:
         # each decided game's points: the engine's, then black's
         first_of_pair: dict[int, tuple[float, float] | None] = {}
         for number, record in numbered_records(directory, rule, aliases):
             points = self.add_game(record)
+            self.move_times.add(record, opening)
             decided = None if points is None else (
                 points, points if record.black == self.engine else 1.0 - points)
             pair = pair_index(number)
@@ -188,6 +235,7 @@ class PooledResults(ColourTally):
         lines.append(f"  games decided off the board (time, crash, illegal move, protocol; "
                      f"counted): {self.off_the_board}")
         lines.append(f"  games with no result in their record (left out): {self.undecided}")
+        lines.append(self.move_times.line())
         return lines
 
 
@@ -336,10 +384,10 @@ def _pair_scores(ours: list[tuple[GameScores, Path]], theirs: list[tuple[GameSco
 
 
 def pool(directories: list[Path], engine: str, rule: Rule = Rule.FREESTYLE,
-         aliases: Aliases | None = None) -> PooledResults:
+         aliases: Aliases | None = None, opening: int | None = None) -> PooledResults:
     results = PooledResults(engine)
     for directory in directories:
-        results.add_directory(directory, rule, aliases)
+        results.add_directory(directory, rule, aliases, opening)
     return results
 
 
@@ -372,12 +420,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alias", action="append", default=[], metavar="NAME",
                         help="another name of the engine in some of the records: its games "
                              "count as --engine's (may be given more than once)")
+    parser.add_argument("--opening-stones", type=int, metavar="N",
+                        help="the stones of each game's opening, left out of the move "
+                             "times (default: the leading stones with no time on them)")
     args = parser.parse_args(argv)
     base_engine = args.paired_engine or args.engine
     try:
         aliases = engine_aliases(args.engine, args.alias, args.paired_engine)
         sprt = Sprt.parse(args.sprt) if args.sprt else None
-        results = pool(args.dirs, args.engine, Rule(args.rule), aliases)
+        if args.opening_stones is not None and args.opening_stones < 0:
+            raise ValueError(f"--opening-stones {args.opening_stones}: a count of stones, "
+                             "0 or more")
+        results = pool(args.dirs, args.engine, Rule(args.rule), aliases, args.opening_stones)
         paired_diff = None
         if args.paired:
             paired_diff = paired_difference(args.dirs, args.engine, args.paired,
@@ -400,7 +454,9 @@ def main(argv: list[str] | None = None) -> int:
                 "score_interval": list(results.interval()),
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
-        del data["black_pairs"]
+        del data["black_pairs"], data["move_times"]
+        data["move_ms"] = results.move_times.summary()
+        data["opening_stones"] = args.opening_stones
         data["aliases"] = args.alias
         data["interrupted_writes"] = [str(path) for path in left_out]
         if sprt is not None:

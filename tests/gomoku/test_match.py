@@ -7,6 +7,7 @@ import json
 import math
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import textwrap
@@ -41,7 +42,7 @@ from gridgames.gomoku.match import (
     score_from_elo,
 )
 from gridgames.gomoku.notation import parse_position
-from gridgames.gomoku.records import interrupted_saves, load
+from gridgames.gomoku.records import interrupted_saves, load, save
 from process_state import running
 
 FAKE = Path(__file__).parent / "gomocup" / "fake_brain.py"
@@ -586,6 +587,62 @@ def test_the_match_report_pools_records_as_the_matches_counted_them(tmp_path: Pa
     assert f"black's score, both engines: {pooled['black_score']:.3f}" in done.stdout
     assert f"{ours.name} against fake-good: 12 games" in done.stdout
     assert "SPRT [0, 20]: llr" in done.stdout
+
+
+def test_the_match_report_gives_each_engine_its_time_a_move(tmp_path: Path) -> None:
+    """The report's move times are each engine's own, as the match timed them, with the
+    opening's stones left out: by default the leading stones with no time on them, or
+    the first --opening-stones. A reply timed at 0 ms just after the opening is told
+    apart only by the latter."""
+    ours = EngineSpec.parse("level:1")
+    config = MatchConfig((ours, fake("good")), games=4, width=9, height=9, time_ms=500,
+                         openings=default_opening_moves(9, 9), seed=3, out_dir=tmp_path)
+    report = run_match(config)
+    stones = {len(result.opening) for result in report.results}
+    assert len(stones) == 1 and stones != {0}
+    expected: dict[str, list[int]] = {}
+    for result in report.results:
+        record = result.record
+        for index, spent in enumerate(record.times_ms or []):
+            if index >= len(result.opening):
+                name = record.black if index % 2 == 0 else record.white
+                expected.setdefault(name, []).append(spent)
+
+    def move_ms(folder: Path, *options: str) -> dict[str, dict[str, float]]:
+        out = tmp_path / "report.json"
+        done = subprocess.run([sys.executable, str(MATCH_REPORT), str(folder), "--engine",
+                               ours.name, "--json", str(out), *options],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        timed = json.loads(out.read_text())["move_ms"]
+        for name, figures in timed.items():
+            assert (f"{name} mean {figures['mean']:.0f}, median {figures['median']:g}, "
+                    f"longest {figures['max']:g} over {figures['moves']} moves") in done.stdout
+        return timed
+
+    opening = stones.pop()
+    given = move_ms(tmp_path, "--opening-stones", str(opening))
+    assert set(given) == {ours.name, "fake-good"}
+    for name, times in expected.items():
+        assert given[name] == {"moves": len(times), "mean": round(statistics.fmean(times), 1),
+                               "median": statistics.median(times), "max": max(times)}
+    # a game whose first reply took no measurable time, as a fast brain's may
+    first = report.results[0].record
+    timed = [max(1, spent) for spent in (first.times_ms or [])[opening + 1:]]
+    (tmp_path / "fast").mkdir()
+    save(replace(first, times_ms=[0] * (opening + 1) + timed),
+         tmp_path / "fast" / "game-0001.psq")
+    given = move_ms(tmp_path / "fast", "--opening-stones", str(opening))
+    inferred = move_ms(tmp_path / "fast")  # the reply is taken for an opening stone
+    replier = first.black if opening % 2 == 0 else first.white
+    assert inferred[replier]["moves"] == given[replier]["moves"] - 1
+    other = first.white if replier == first.black else first.black
+    assert inferred[other] == given[other]
+    refused = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path), "--engine",
+                              ours.name, "--opening-stones", "-1"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "--opening-stones -1: a count of stones, 0 or more" in refused.stderr
 
 
 def test_the_match_report_counts_a_crash_as_the_match_did(tmp_path: Path) -> None:

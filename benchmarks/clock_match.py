@@ -67,9 +67,9 @@ class ClockSummary(ColourTally):
             self.unfinished += 1
             points = 0.0  # counted against us: it must not happen
         self.count(as_black, points)
-        ours = [spent for name, spent in moves_timed(record) if name == self.engine]
-        left = match_ms
         placed = opening_stones(record)
+        ours = [spent for name, spent in moves_timed(record, placed) if name == self.engine]
+        left = match_ms
         played = placed + ((placed % 2 == 0) != as_black)  # stones before our first move
         for spent in ours:
             share = left / max(8.0, 20 - 0.3 * (played // 2))

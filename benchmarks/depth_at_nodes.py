@@ -7,7 +7,8 @@
 
 ``run`` searches, one after another with one thread, the positions after
 ``--plies`` moves (8 and 14 by default) of the first ``--games`` records of each
-directory that ``gridgames match --out DIR`` wrote, each to ``--nodes`` nodes,
+directory that ``gridgames match --out DIR`` wrote (under ``--rule``, which
+.psq records do not store), each to ``--nodes`` nodes,
 and prints the depth reached by board size. A node budget makes the search the
 same on every run, whatever else the machine is doing, so two versions of the
 engine (run from two checkouts) compare position by position. ``compare`` gives,
@@ -27,28 +28,29 @@ from pathlib import Path
 
 from gridgames.gomoku import Board
 from gridgames.gomoku.ai import Limit, think, warm_up
-from gridgames.gomoku.records import from_psq
+from gridgames.gomoku.rules import Rule
+from match_report import numbered_records  # beside this script
 
 
 def _size(row: dict) -> str:
     return f"{row['width']}x{row['height']}"
 
 
-def run(dirs: list[Path], games: int, plies: list[int], nodes: int) -> list[dict]:
+def run(dirs: list[Path], rule: Rule, games: int, plies: list[int], nodes: int) -> list[dict]:
+    records = [(f"{directory}/{number}", record) for directory in dirs
+               for number, record in numbered_records(directory, rule)[:games]]
     warm_up()
     rows = []
-    for directory in dirs:
-        for path in sorted(directory.glob("game-*.psq"))[:games]:
-            record = from_psq(path.read_text())
-            for ply in plies:
-                if ply > len(record.moves) - 2:
-                    continue  # too near the game's end to tell anything
-                board = Board(record.width, record.height, rule=record.rule)
-                board.push_many(record.moves[:ply])
-                result = think(board, Limit(nodes=nodes))
-                rows.append({"record": str(path), "ply": ply, "width": board.width,
-                             "height": board.height, "depth": result.depth,
-                             "nodes": result.nodes, "move": list(result.move)})
+    for name, record in records:
+        for ply in plies:
+            if ply > len(record.moves) - 2:
+                continue  # too near the game's end to tell anything
+            board = Board(record.width, record.height, rule=record.rule)
+            board.push_many(record.moves[:ply])
+            result = think(board, Limit(nodes=nodes))
+            rows.append({"record": name, "ply": ply, "width": board.width,
+                         "height": board.height, "depth": result.depth,
+                         "nodes": result.nodes, "move": list(result.move)})
     return rows
 
 
@@ -78,6 +80,8 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="search the records' positions to a node budget")
     p_run.add_argument("dirs", nargs="+", type=Path)
+    p_run.add_argument("--rule", default="freestyle", choices=[r.value for r in Rule],
+                       help="the rule the games were played under (not stored in .psq)")
     p_run.add_argument("--games", type=int, default=30, help="records read a directory")
     p_run.add_argument("--plies", type=int, nargs="+", default=[8, 14])
     p_run.add_argument("--nodes", type=int, default=600_000)
@@ -89,12 +93,12 @@ def main() -> None:
     if args.command == "compare":
         compare(*(json.loads(p.read_text()) for p in (args.first, args.second)))
         return
-    for directory in args.dirs:
-        if not directory.is_dir():
-            parser.error(f"{directory} is not a directory of match records")
     if args.games < 1 or args.nodes < 1 or min(args.plies) < 0:
         parser.error("--games and --nodes must be 1 or more, and --plies 0 or more")
-    rows = run(args.dirs, args.games, args.plies, args.nodes)
+    try:
+        rows = run(args.dirs, Rule(args.rule), args.games, args.plies, args.nodes)
+    except ValueError as error:  # a directory that is not one of readable records
+        parser.error(str(error))
     args.json.write_text(json.dumps(rows) + "\n")
     print(f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: {args.nodes:,} nodes a position")
     summary(rows)

@@ -91,7 +91,11 @@ def main() -> None:
     p_cmp.add_argument("second", type=Path)
     args = parser.parse_args()
     if args.command == "compare":
-        compare(*(json.loads(p.read_text()) for p in (args.first, args.second)))
+        try:
+            runs = [json.loads(p.read_text()) for p in (args.first, args.second)]
+        except (OSError, ValueError) as error:
+            parser.error(f"compare needs two files that run --json wrote: {error}")
+        compare(*runs)
         return
     if args.games < 1 or args.nodes < 1 or min(args.plies) < 0:
         parser.error("--games and --nodes must be 1 or more, and --plies 0 or more")

@@ -29,7 +29,7 @@ from pathlib import Path
 from gridgames.gomoku import Board
 from gridgames.gomoku.ai import Limit, think, warm_up
 from gridgames.gomoku.rules import Rule
-from match_report import numbered_records  # beside this script
+from match_report import half_width, numbered_records  # beside this script
 
 
 def _size(row: dict) -> str:
@@ -69,7 +69,7 @@ def compare(first: list[dict], second: list[dict]) -> None:
     for size in sorted({_size(b) for _, b in pairs}):
         here = [(a, b) for a, b in pairs if _size(b) == size]
         diffs = [b["depth"] - a["depth"] for a, b in here]
-        half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        half = half_width([float(d) for d in diffs]) if len(diffs) > 1 else 0.0
         same = sum(a["move"] == b["move"] for a, b in here)
         print(f"{size}: {len(here)} positions, depth {statistics.mean(diffs):+.2f} "
               f"(±{half:.2f}), same move in {same}")

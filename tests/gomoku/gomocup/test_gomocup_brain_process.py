@@ -263,10 +263,10 @@ def test_a_forked_search_starts_from_the_table_of_the_game_so_far(
     to move (once, each fork made its own, and every move started from an empty table);
     a new game starts from an empty one again.
 
-    A long search fills the table, then a short one starts from it and reaches each depth
-    in fewer nodes than a short one from an empty table. (Two searches of the same length
-    once compared their deepest depth: from where the clock cut the first one, the second
-    now and then took more nodes there.)"""
+    A long search fills the table; a short one started from it reaches the deepest depth
+    it shares with a short one from an empty table in fewer nodes. (Two searches of the
+    same length once compared their deepest depth: from where the clock cut the first
+    one, the second now and then took more nodes there.)"""
     brain = brain_process
     brain.send("START 15", "INFO timeout_turn 1500")
     assert brain.read(timeout=120) == "OK"

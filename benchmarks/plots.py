@@ -85,9 +85,14 @@ def plot_nps_vs_rapfi(plt: Any, out: Path) -> Path:
 
 
 def plot_level_ladder(plt: Any, out: Path) -> Path:
-    figures = load("engine-levels-2026-11-22.json")
+    figures = load("engine-levels-2026-12-06.json")
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    for offset, rule, color in ((-0.15, "freestyle", "#8b4513"), (0.15, "renju", "#4a6fa5")):
+    rules = list(dict.fromkeys(row["rule"] for row in figures["pairings"]))
+    colors = {"freestyle": "#8b4513", "renju": "#4a6fa5", "standard": "#5a8a3c",
+              "caro": "#a0558c"}
+    for i, rule in enumerate(rules):
+        offset = 0.1 * (i - (len(rules) - 1) / 2)  # the rules side by side at each pairing
+        color = colors.get(rule, "0.3")
         rows = [row for row in figures["pairings"] if row["rule"] == rule]
         xs = [int(row["pair"].split()[0]) + offset for row in rows]
         scores = [interval(row["wins"], row["losses"], row["draws"]) for row in rows]
@@ -102,7 +107,7 @@ def plot_level_ladder(plt: Any, out: Path) -> Path:
     ax.set_xlabel("pairing (higher level first)")
     ax.set_ylabel("score of the higher level (95% interval)")
     ax.set_title("The level ladder: each level against the one below")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower left", fontsize=8, ncols=4)
     return finish(fig, figures, out / "level-ladder.png")
 
 

@@ -3,13 +3,16 @@
     python benchmarks/engine_tactics.py                 # solve the suite at 1 s a position
     python benchmarks/engine_tactics.py --time-ms 300
     python benchmarks/engine_tactics.py --generate 40   # rebuild the suite from self-play
+    python benchmarks/engine_tactics.py --check         # does every entry still hold?
 
 Suite lines (benchmarks/data/tactics.txt): ``kind rule size moves answer``, where kind is
 ``vcf``, ``vct`` or ``defend``, moves are renju-notation points run together (``h8i9``),
 and answer is the only saving move for ``defend`` (``-`` for wins: any proven win counts).
 Wins are proven by the engine's own solvers with a large budget when the suite is built;
 an answer to a ``win`` position counts as solved when the engine claims the win and the
-threat solver confirms it from the position after the move.
+threat solver confirms it from the position after the move. ``--check`` proves every
+entry again with the solvers as they are now (a change of the rules' code can refute an
+entry made before it).
 """
 
 from __future__ import annotations
@@ -140,13 +143,49 @@ def classify(board: Board) -> tuple[str | None, str]:
     return None, "-"
 
 
+def suite_entries() -> list[list[str]]:
+    """The suite's lines, each as [kind, rule, size, moves, answer]."""
+    return [line.split() for line in SUITE.read_text().splitlines() if line.strip()]
+
+
+def entry_board(rule_name: str, size: str, moves: str) -> Board:
+    n = int(size)
+    board = Board(n, rule=Rule.from_name(rule_name))
+    board.push_many(parse_position(moves, n, n))
+    return board
+
+
+def still_holds(kind: str, board: Board, answer: str) -> bool:
+    """Whether the solvers as they are now prove the entry as it was made: the win, or
+    the answer as the only defence (one that does not lose to threes and fours)."""
+    if kind in ("vcf", "vct"):
+        return threat_win(board, vct=kind == "vct") > 0
+    saver = board.parse(answer)
+    if only_defence(board) != saver:
+        return False
+    board.push(saver)
+    refuted = threat_win(board, vct=True, nodes=400_000) > 0
+    board.pop()
+    return not refuted
+
+
+def check() -> int:
+    """Print the entries the solvers no longer prove; their number."""
+    stale = 0
+    for kind, rule_name, size, moves, answer in suite_entries():
+        if not still_holds(kind, entry_board(rule_name, size, moves), answer):
+            stale += 1
+            print(f"no longer holds: {kind} {rule_name} {size} {moves} {answer}")
+    print(f"{stale} of {len(suite_entries())} entries no longer hold")
+    return stale
+
+
 def solve(time_ms: int, verbose: bool) -> None:
-    entries = [line.split() for line in SUITE.read_text().splitlines() if line.strip()]
+    entries = suite_entries()
     by_kind: dict[str, list[tuple[bool, float]]] = {}
     for kind, rule_name, size, moves, answer in entries:
         n = int(size)
-        board = Board(n, rule=Rule.from_name(rule_name))
-        board.push_many(parse_position(moves, n, n))
+        board = entry_board(rule_name, size, moves)
         started = time.perf_counter()
         result = think(board, Limit(time_ms=time_ms))
         elapsed = time.perf_counter() - started
@@ -179,8 +218,12 @@ def main() -> None:
     parser.add_argument("--generate", type=int, metavar="N", help="rebuild with N of each kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--check", action="store_true",
+                        help="prove every entry again with the solvers as they are now")
     args = parser.parse_args()
     warm_up()
+    if args.check:
+        sys.exit(1 if check() else 0)
     if args.generate:
         lines = generate(args.generate, args.seed)
         SUITE.parent.mkdir(parents=True, exist_ok=True)

@@ -315,7 +315,7 @@ KERNEL_GROUPS = (
     KernelGroup("greedy player", _load_greedy),
     KernelGroup("pattern tables", _load_pattern_tables),
     KernelGroup("board updates", _load_board_updates),
-    KernelGroup("threat-space search", _load_threat_search, alongside=True),
+    KernelGroup("threat-space search", _load_threat_search),
     KernelGroup("alpha-beta search", _load_alpha_beta, alongside=True),
 )
 GREEDY_GROUPS = KERNEL_GROUPS[:2]

@@ -100,6 +100,41 @@ def test_a_position_away_from_the_edges_is_worth_the_same_on_any_board(rule: Rul
     assert max(abs(v) for v in values[64]) < 1_000
 
 
+def symmetries(point: tuple[int, int], width: int, height: int) -> list[tuple[int, int]]:
+    """The point under each symmetry of the board: eight on a square, four otherwise."""
+    x, y = point
+    flips = [(x, y), (width - 1 - x, y), (x, height - 1 - y), (width - 1 - x, height - 1 - y)]
+    if width != height:
+        return flips
+    return flips + [(b, a) for a, b in flips]
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+@pytest.mark.parametrize("size", [(15, 15), (19, 12)])
+def test_the_evaluation_is_the_same_under_every_symmetry(rule: Rule,
+                                                         size: tuple[int, int]) -> None:
+    """Every line direction and board edge is read alike: a mirrored or turned position
+    is worth the same to the side to move."""
+    width, height = size
+    rng = random.Random(rule.code * 100 + width)
+    for _ in range(25):
+        board = Board(width, height, rule=rule)
+        board.push((width // 2, height // 2))
+        for _ in range(rng.randrange(2, 40)):
+            near = [p for p in board.legal_moves
+                    if any(max(abs(p[0] - x), abs(p[1] - y)) <= 2 for x, y in board.move_stack)]
+            board.push(rng.choice(near))
+            if board.is_game_over():
+                board.pop()
+                break
+        values = set()
+        for k in range(len(symmetries((0, 0), width, height))):
+            turned = Board(width, height, rule=rule)
+            turned.push_many([symmetries(p, width, height)[k] for p in board.move_stack])
+            values.add(int(S.evaluate(fresh(turned))))
+        assert len(values) == 1, board.move_stack
+
+
 @pytest.mark.parametrize("rule", [Rule.FREESTYLE, Rule.RENJU])
 def test_evaluation_is_the_weighted_count_of_shapes_and_classes(rule: Rule) -> None:
     """The running sums of the evaluation equal their definition summed over the empty

@@ -122,6 +122,14 @@ def generate(count: int, seed: int) -> list[str]:
     return lines
 
 
+def survives_threats(board: Board, saver: tuple[int, int]) -> bool:
+    """Whether the saving move does not lose to threes and fours either."""
+    board.push(saver)
+    refuted = threat_win(board, vct=True, nodes=400_000) > 0
+    board.pop()
+    return not refuted
+
+
 def classify(board: Board) -> tuple[str | None, str]:
     """Which puzzle the position makes, if any: a long enough forced win or an only move."""
     vcf_plies = threat_win(board, vct=False)
@@ -133,13 +141,8 @@ def classify(board: Board) -> tuple[str | None, str]:
         return "vct", "-"
     if opponent_vcf(board) >= 5:
         saver = only_defence(board)
-        if saver is not None:
-            # and the saving move must not lose to threes and fours either
-            board.push(saver)
-            refuted = threat_win(board, vct=True, nodes=400_000) > 0
-            board.pop()
-            if not refuted:
-                return "defend", format_renju(saver, 15)
+        if saver is not None and survives_threats(board, saver):
+            return "defend", format_renju(saver, 15)
     return None, "-"
 
 
@@ -161,22 +164,18 @@ def still_holds(kind: str, board: Board, answer: str) -> bool:
     if kind in ("vcf", "vct"):
         return threat_win(board, vct=kind == "vct") > 0
     saver = board.parse(answer)
-    if only_defence(board) != saver:
-        return False
-    board.push(saver)
-    refuted = threat_win(board, vct=True, nodes=400_000) > 0
-    board.pop()
-    return not refuted
+    return only_defence(board) == saver and survives_threats(board, saver)
 
 
 def check() -> int:
     """Print the entries the solvers no longer prove; their number."""
+    entries = suite_entries()
     stale = 0
-    for kind, rule_name, size, moves, answer in suite_entries():
+    for kind, rule_name, size, moves, answer in entries:
         if not still_holds(kind, entry_board(rule_name, size, moves), answer):
             stale += 1
             print(f"no longer holds: {kind} {rule_name} {size} {moves} {answer}")
-    print(f"{stale} of {len(suite_entries())} entries no longer hold")
+    print(f"{stale} of {len(entries)} entries no longer hold")
     return stale
 
 

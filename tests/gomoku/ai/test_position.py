@@ -12,6 +12,7 @@ from gridgames.gomoku.ai import patterns
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai import search as S
 from gridgames.gomoku.ai.engine import load_position
+from gridgames.gomoku.opening_rules import board_symmetries
 from gridgames.gomoku.rules import winning_direction
 
 STATE = ("cells", "grid", "keys", "shape", "combo", "near", "class_count")
@@ -100,15 +101,6 @@ def test_a_position_away_from_the_edges_is_worth_the_same_on_any_board(rule: Rul
     assert max(abs(v) for v in values[64]) < 1_000
 
 
-def symmetries(point: tuple[int, int], width: int, height: int) -> list[tuple[int, int]]:
-    """The point under each symmetry of the board: eight on a square, four otherwise."""
-    x, y = point
-    flips = [(x, y), (width - 1 - x, y), (x, height - 1 - y), (width - 1 - x, height - 1 - y)]
-    if width != height:
-        return flips
-    return flips + [(b, a) for a, b in flips]
-
-
 @pytest.mark.parametrize("rule", list(Rule))
 @pytest.mark.parametrize("size", [(15, 15), (19, 12)])
 def test_the_evaluation_is_the_same_under_every_symmetry(rule: Rule,
@@ -128,9 +120,9 @@ def test_the_evaluation_is_the_same_under_every_symmetry(rule: Rule,
                 board.pop()
                 break
         values = set()
-        for k in range(len(symmetries((0, 0), width, height))):
+        for image in board_symmetries(width, height):
             turned = Board(width, height, rule=rule)
-            turned.push_many([symmetries(p, width, height)[k] for p in board.move_stack])
+            turned.push_many([image(p) for p in board.move_stack])
             values.add(int(S.evaluate(fresh(turned))))
         assert len(values) == 1, board.move_stack
 

@@ -9,6 +9,11 @@ pattern tables both go there), prepares the engine group by group as
 ``warm_up`` does, then plays a move at 1 s on a 3-stone opening. A warm run
 then does the same on the cache the cold run left. Times are wall-clock, from
 the moment the process is started to the move's arrival.
+
+With ``--front-ends`` it also times what a user waits for, cold and then warm,
+each front end on a cache folder of its own: ``gridgames serve`` from its start
+to the line with its URL, and ``pbrain-gridgames`` from its start to its answer
+to ``START 15``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import argparse
 import json
 import os
 import platform
+import socket
 import statistics
 import subprocess
 import sys
@@ -66,10 +72,58 @@ def run_once(cache: Path) -> Run:
     return Run(groups, figures["prepare_s"], figures["prepare_cpu_s"], total)
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _first_line(command: list[str], env: dict[str, str], wanted: str,
+                send: str = "") -> float:
+    """Seconds from starting ``command`` to its first stdout line that starts with
+    ``wanted`` (after writing ``send`` to its stdin); the process is then stopped."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(send)
+        process.stdin.flush()
+        for line in process.stdout:
+            if line.startswith(wanted):
+                return time.perf_counter() - started
+        raise SystemExit(f"{command[2]} ended before printing {wanted!r}")
+    finally:
+        process.kill()
+        process.wait()
+
+
+def front_ends(folder: Path) -> dict[str, float]:
+    """The wait for the web app's URL and for the brain's answer to START, each on a
+    cache folder of its own under ``folder`` (empty the first time)."""
+    waits: dict[str, float] = {}
+    for name in ("serve", "brain"):
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / name / "numba"),
+                   XDG_CACHE_HOME=str(folder / name / "xdg"))
+        if name == "serve":
+            command = [sys.executable, "-m", "gridgames.cli.main", "serve", "--port",
+                       str(_free_port()), "--db", str(folder / "games.sqlite3")]
+            waits[name] = _first_line(command, env, "gridgames is running at")
+        else:
+            command = [sys.executable, "-m", "gridgames.gomoku.gomocup.brain"]
+            waits[name] = _first_line(command, env, "OK", send="START 15\n")
+            # the brain may answer before it has compiled everything: finish the cache
+            subprocess.run([sys.executable, "-c", "from gridgames.gomoku.ai import warm_up; "
+                            "warm_up()"], env=env, check=True, capture_output=True)
+    return waits
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1, help="cold and warm runs (median)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--front-ends", action="store_true",
+                        help="also time the web app's URL and the Gomocup brain's START")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error(f"--runs must be 1 or more, got {args.runs}")
@@ -97,6 +151,19 @@ def main() -> None:
                           "to_first_move_s": first}
         print(f"  {label}: prepared in {prepare_s:5.1f} s ({prepare_cpu:5.1f} s CPU), first "
               f"move (1 s search) {first:5.1f} s after the process started")
+    if args.front_ends:
+        waits: dict[str, list[float]] = {}
+        for _ in range(args.runs):
+            with tempfile.TemporaryDirectory(prefix="gridgames-cold-") as folder:
+                for label in ("cold", "warm"):
+                    for name, seconds in front_ends(Path(folder)).items():
+                        waits.setdefault(f"{name} {label}", []).append(seconds)
+        summary["front_ends"] = {key: statistics.median(v) for key, v in waits.items()}
+        for key, seconds in summary["front_ends"].items():
+            name, label = key.split()
+            what = "URL printed" if name == "serve" else "START answered"
+            print(f"  {label}: {'gridgames serve' if name == 'serve' else 'pbrain-gridgames'}"
+                  f" {what} {seconds:5.1f} s after the process started")
     if args.json:
         args.json.write_text(json.dumps({
             "date": time.strftime("%Y-%m-%d"), "machine": platform.machine(),

@@ -4,7 +4,8 @@ numba types a function again for every recursive call it finds, in every round o
 its type inference, and optimises each kernel again inside every kernel that calls
 it. For ``negamax``, ``vcf`` and ``vct``, which call themselves and each other,
 and for the costly kernels they all call (``make``, ``unmake``, move generation,
-the renju foul check), that was most of the compile. So each of them is an entry
+the renju foul check, and the evaluation, which the search calls from five
+places), that was most of the compile. So each of them is an entry
 point: compiled once, on its own, as a C callable (``numba.cfunc``, kept in
 numba's cache like any kernel), and called by the kernels through the addresses
 kept in the position's info array

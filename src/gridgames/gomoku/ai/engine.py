@@ -300,24 +300,29 @@ def _load_board_updates() -> None:
     S.load_entry_points("make", "unmake", "generate", "forbidden")
 
 
-def _load_threat_search() -> None:
-    S.load_entry_points("vcf", "vct")
+def _load_fours_search() -> None:
+    S.load_entry_points("vcf")
+
+
+def _load_threes_search() -> None:
+    S.load_entry_points("vct")
 
 
 def _load_alpha_beta() -> None:
-    S.load_entry_points("negamax")
+    S.load_entry_points("negamax", "evaluate")
     S.load_root_task()
 
 
 # In the order a Gomocup brain needs them: what the greedy player needs first. On a
-# cold start the alpha-beta search (about 17 s of compiling) goes to a second process,
-# and the rest (about 20 s) stays here: the two take about as long.
+# cold start the search by threes and the alpha-beta search (about 14 s of compiling
+# on one core) go to a second process, and the rest (about 15 s) stays here.
 KERNEL_GROUPS = (
     KernelGroup("rules", _load_rules),
     KernelGroup("greedy player", _load_greedy),
     KernelGroup("pattern tables", _load_pattern_tables),
     KernelGroup("board updates", _load_board_updates),
-    KernelGroup("threat-space search", _load_threat_search),
+    KernelGroup("threat search: fours", _load_fours_search),
+    KernelGroup("threat search: threes", _load_threes_search, alongside=True),
     KernelGroup("alpha-beta search", _load_alpha_beta, alongside=True),
 )
 GREEDY_GROUPS = KERNEL_GROUPS[:2]

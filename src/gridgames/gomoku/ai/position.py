@@ -74,8 +74,8 @@ I_TEMPO = 32  # the side to move's evaluation bonus under the rule
 I_AGE = 33  # stones on the board at the search's root: dates transposition entries
 I_UNDO = 34  # records in Position.undo
 I_REACH = 35  # how far a stone changes shapes: 4 in freestyle, 5 where fives are exact
-I_ENTRIES = 36  # seven slots: the addresses of the search's entry points (see .calls)
-I_PARAMS = 43  # the search's margins and counts, in SearchParams order (see .params)
+I_ENTRIES = 36  # eight slots: the addresses of the search's entry points (see .calls)
+I_PARAMS = 44  # the search's margins and counts, in SearchParams order (see .params)
 N_INFO = I_PARAMS + len(SearchParams._fields)
 
 # Columns of Position.stack: the move, the bounding box before it, where its undo

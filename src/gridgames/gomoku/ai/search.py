@@ -460,6 +460,11 @@ def _generate(at, ply):
 
 
 @inlined
+def _evaluate(at):
+    return call_at(at[0].info[I_ENTRIES + 7], at, 0, 0, 0, 0)
+
+
+@inlined
 def _is_forbidden(at, color, move):
     return (may_be_forbidden(at[0], color, move)
             and call_at(at[0].info[I_ENTRIES + 6], at, color, move, 0, 0) != 0)
@@ -486,6 +491,10 @@ def _generate_body(at, ply, _b, _c, _d):
 
 def _forbidden_body(at, color, move, _c, _d):
     return int(is_forbidden(at[0], color, move))
+
+
+def _evaluate_body(at, _a, _b, _c, _d):
+    return evaluate(at[0])
 
 
 @inlined
@@ -559,6 +568,7 @@ def _vcf_body(at, ply, depth_left, attacker, every_four):
     info = pos.info
     me = info[I_SIDE]
     moves = pos.move_buf[ply]
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
     if attacker != me:
         fives = pos.class_count[attacker - 1, C_FIVE]
         if fives == 0:
@@ -566,18 +576,19 @@ def _vcf_body(at, ply, depth_left, attacker, every_four):
         if fives >= 2 and info[I_CARO] == 0:
             return 2
         n = _five_defences(pos, attacker, moves)
-        return _threat_moves(at, _VCF_SLOT, ply, depth_left, attacker, every_four, n)
-    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCF_SALT[2 + every_four]
-    result, n = _attacker_opening(pos, ply, depth_left, np.int64(4), key)
-    if result >= 0:
-        return result
-    if n == 0:
-        n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
-        if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
-            n = _keep_fruitful_fours(pos, me, moves, n)
-        _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    else:
+        result, n = _attacker_opening(pos, ply, depth_left, np.int64(4), key)
+        if result >= 0:
+            return result
+        if n == 0:
+            n = find_cells(pos, me, np.int64(C_BLOCK4), np.int64(C_FLEX4), moves)
+            if every_four == 0 and not (me == 2 and info[I_RULE] == RENJU_CODE):
+                n = _keep_fruitful_fours(pos, me, moves, n)
+            _sort_by_value(pos, ply, n, me)  # open fours and four-threes first
+    # one call site: each copy of an inlined kernel is compiled again
     result = _threat_moves(at, _VCF_SLOT, ply, depth_left, attacker, every_four, n)
-    _threat_cache_store(pos, key, result, depth_left)
+    if attacker == me:
+        _threat_cache_store(pos, key, result, depth_left)
     return result
 
 
@@ -596,6 +607,7 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
     info = pos.info
     me = info[I_SIDE]
     moves = pos.move_buf[ply]
+    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
     if attacker != me:
         if pos.class_count[me - 1, C_FIVE] > 0:
             return 0
@@ -609,21 +621,21 @@ def _vct_body(at, ply, depth_left, attacker, _unused):
             n, forced = _generate(at, ply)
             if not forced:
                 return 0  # the attacker's move was no threat
-        return _threat_moves(at, _VCT_SLOT, ply, depth_left, attacker, np.int64(0), n)
-    key = info[I_HASH] ^ _VCF_SALT[me - 1] ^ _VCT_SALT
-    result, n = _attacker_opening(pos, ply, depth_left, np.int64(8), key)
-    if result >= 0:
-        return result
-    if n == 0:
-        flex4 = _legal_flex4(at, me)
-        if flex4 >= 0:
-            if ply == 0:
-                info[I_VCF_MOVE] = flex4
-            return 3
-        n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
-        _sort_by_value(pos, ply, n, me)
+    else:
+        result, n = _attacker_opening(pos, ply, depth_left, np.int64(8), key)
+        if result >= 0:
+            return result
+        if n == 0:
+            flex4 = _legal_flex4(at, me)
+            if flex4 >= 0:
+                if ply == 0:
+                    info[I_VCF_MOVE] = flex4
+                return 3
+            n = find_cells(pos, me, np.int64(C_FLEX3), np.int64(C_FLEX4), moves)
+            _sort_by_value(pos, ply, n, me)
     result = _threat_moves(at, _VCT_SLOT, ply, depth_left, attacker, np.int64(0), n)
-    _threat_cache_store(pos, key, result, depth_left)
+    if attacker == me:
+        _threat_cache_store(pos, key, result, depth_left)
     return result
 
 
@@ -947,7 +959,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
     if info[I_COUNT] >= info[I_WIDTH] * info[I_HEIGHT]:
         return 0
     if ply >= MAX_PLY - 8:
-        return evaluate(pos)
+        return _evaluate(at)
     alpha = max(alpha, -(MATE - ply))
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
@@ -976,7 +988,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         if depth <= 0:
             # quiescence: the static value, or a win by continuous fours when that
             # value does not already reach beta (a win would only fail high too)
-            static = evaluate(pos)
+            static = _evaluate(at)
             if static < beta and _has_four_move(pos, me):
                 saved_limit = info[I_VCF_LIMIT]
                 cap = info[I_NODES] + QUIESCENCE_VCF_NODES
@@ -1003,7 +1015,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                     or (flag == UPPER and score <= alpha)
                 ):
                     return score
-        static = evaluate(pos)
+        static = _evaluate(at)
         pos.statics[ply] = static
         # whether our static value has risen since our previous move
         improving = ply < 2 or static > pos.statics[ply - 2]
@@ -1046,7 +1058,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
         else:
             n, forced = _generate(at, ply)
             if n == 0:
-                return -(MATE - ply - 2) if forced else evaluate(pos)
+                return -(MATE - ply - 2) if forced else _evaluate(at)
             _order(pos, ply, n, np.int64(tt_move))
 
     # Move-count pruning: once a move that does not lose is in hand, moves past a
@@ -1201,7 +1213,7 @@ def _search_root(at, depth, alpha, beta, skip):
     best_i = -1
     pos.pv[0, 0] = 0
     info[I_ROOT_BEST] = -1
-    pos.statics[0] = evaluate(pos)
+    pos.statics[0] = _evaluate(at)
     me = info[I_SIDE]
     for i in range(skip, n):
         move = np.int64(pos.root[0, i])
@@ -1313,7 +1325,8 @@ def _drop_losing_root_moves(at, vcf_depth, vct_depth, budget):
 _PREPARE_ROOT, _ROOT_THREATS, _DROP_LOSING, _SEARCH_ROOT, _VCF, _VCT, _REFUTED = range(7)
 # The entry points, in the order of their addresses in info[I_ENTRIES:].
 _ENTRIES = {"negamax": _negamax_body, "vcf": _vcf_body, "vct": _vct_body, "make": _make_body,
-            "unmake": _unmake_body, "generate": _generate_body, "forbidden": _forbidden_body}
+            "unmake": _unmake_body, "generate": _generate_body, "forbidden": _forbidden_body,
+            "evaluate": _evaluate_body}
 
 
 @kernel

@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -72,6 +73,10 @@ def run_once(cache: Path) -> Run:
     return Run(groups, figures["prepare_s"], figures["prepare_cpu_s"], total)
 
 
+# A front end that has printed nothing by then is taken to have failed.
+FRONT_END_LIMIT_S = 300.0
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -81,19 +86,24 @@ def _free_port() -> int:
 def _first_line(command: list[str], env: dict[str, str], wanted: str,
                 send: str = "") -> float:
     """Seconds from starting ``command`` to its first stdout line that starts with
-    ``wanted`` (after writing ``send`` to its stdin); the process is then stopped."""
+    ``wanted`` (after writing ``send`` to its stdin); the process is then stopped,
+    and stopped anyway after FRONT_END_LIMIT_S."""
     started = time.perf_counter()
     process = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdin is not None and process.stdout is not None
+    limit = threading.Timer(FRONT_END_LIMIT_S, process.kill)
+    limit.start()
     try:
         process.stdin.write(send)
         process.stdin.flush()
         for line in process.stdout:
             if line.startswith(wanted):
                 return time.perf_counter() - started
-        raise SystemExit(f"{command[2]} ended before printing {wanted!r}")
+        raise SystemExit(f"{command[2]} printed no line starting {wanted!r} within "
+                         f"{FRONT_END_LIMIT_S:.0f} s")
     finally:
+        limit.cancel()
         process.kill()
         process.wait()
 

@@ -75,6 +75,9 @@ def run_once(cache: Path) -> Run:
 
 # A front end that has printed nothing by then is taken to have failed.
 FRONT_END_LIMIT_S = 300.0
+# What --front-ends waits for, by the keys front_ends() gives.
+FRONT_END_WAITS = {"serve": "gridgames serve URL printed",
+                   "brain": "pbrain-gridgames START answered"}
 
 
 def _free_port() -> int:
@@ -111,20 +114,18 @@ def _first_line(command: list[str], env: dict[str, str], wanted: str,
 def front_ends(folder: Path) -> dict[str, float]:
     """The wait for the web app's URL and for the brain's answer to START, each on a
     cache folder of its own under ``folder`` (empty the first time)."""
-    waits: dict[str, float] = {}
-    for name in ("serve", "brain"):
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / name / "numba"),
-                   XDG_CACHE_HOME=str(folder / name / "xdg"))
-        if name == "serve":
-            command = [sys.executable, "-m", "gridgames.cli.main", "serve", "--port",
-                       str(_free_port()), "--db", str(folder / "games.sqlite3")]
-            waits[name] = _first_line(command, env, "gridgames is running at")
-        else:
-            command = [sys.executable, "-m", "gridgames.gomoku.gomocup.brain"]
-            waits[name] = _first_line(command, env, "OK", send="START 15\n")
-            # the brain may answer before it has compiled everything: finish the cache
-            subprocess.run([sys.executable, "-c", "from gridgames.gomoku.ai import warm_up; "
-                            "warm_up()"], env=env, check=True, capture_output=True)
+    def env(name: str) -> dict[str, str]:
+        return dict(os.environ, NUMBA_CACHE_DIR=str(folder / name / "numba"),
+                    XDG_CACHE_HOME=str(folder / name / "xdg"))
+
+    serve = [sys.executable, "-m", "gridgames.cli.main", "serve", "--port",
+             str(_free_port()), "--db", str(folder / "games.sqlite3")]
+    brain = [sys.executable, "-m", "gridgames.gomoku.gomocup.brain"]
+    waits = {"serve": _first_line(serve, env("serve"), "gridgames is running at"),
+             "brain": _first_line(brain, env("brain"), "OK", send="START 15\n")}
+    # the brain may answer before it has compiled everything: finish its cache
+    subprocess.run([sys.executable, "-c", "from gridgames.gomoku.ai import warm_up; warm_up()"],
+                   env=env("brain"), check=True, capture_output=True)
     return waits
 
 
@@ -171,9 +172,8 @@ def main() -> None:
         summary["front_ends"] = {key: statistics.median(v) for key, v in waits.items()}
         for key, seconds in summary["front_ends"].items():
             name, label = key.split()
-            what = "URL printed" if name == "serve" else "START answered"
-            print(f"  {label}: {'gridgames serve' if name == 'serve' else 'pbrain-gridgames'}"
-                  f" {what} {seconds:5.1f} s after the process started")
+            print(f"  {label}: {FRONT_END_WAITS[name]} {seconds:5.1f} s after the process "
+                  "started")
     if args.json:
         args.json.write_text(json.dumps({
             "date": time.strftime("%Y-%m-%d"), "machine": platform.machine(),

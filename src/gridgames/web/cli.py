@@ -95,12 +95,14 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from gridgames.gomoku.ai import KERNEL_GROUPS
+    from gridgames.gomoku.puzzles import KERNEL_GROUPS as PUZZLE_GROUPS
     from gridgames.prepare import prepare, stderr_report
     from gridgames.queens.solver import KERNEL_GROUPS as QUEENS_GROUPS
     from gridgames.web.app import create_app
 
-    # Compile here, once, before any engine worker starts (they then load the cache).
-    prepare(KERNEL_GROUPS + QUEENS_GROUPS, stderr_report())
+    # Compile here, once, with progress shown, before any engine worker starts:
+    # every kernel the workers warm up (they then load the cache).
+    prepare(KERNEL_GROUPS + QUEENS_GROUPS + PUZZLE_GROUPS, stderr_report())
 
     host = f"[{args.host}]" if ":" in args.host else args.host
 

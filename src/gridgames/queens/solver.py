@@ -160,28 +160,16 @@ def _usable(
 
 
 @njit(cache=True)
-def _place(
-    n: int,
-    i: int,
-    k: int,
-    rows: np.ndarray,
-    cols: np.ndarray,
-    col_index: np.ndarray,
-    placed: np.ndarray,
-    col_taken: np.ndarray,
-    row_options: np.ndarray,
-    col_options: np.ndarray,
-    col_used: np.ndarray,
-    diag: np.ndarray,
-    anti: np.ndarray,
-    undo: bool,
-) -> bool:
+def _place(n: int, i: int, k: int, state: tuple, undo: np.bool_) -> bool:
     """Put (or with ``undo``, take back) the queen on ``(rows[i], cols[k])``.
 
+    ``state`` holds the search's arrays (see :func:`_exact_search`):
     ``row_options[j]`` counts the usable squares of each unplaced row,
     ``col_options[k]`` the unplaced rows that can still use each untaken free
     column. Returns True if some row or column is left with no option.
     """
+    rows, cols, col_index, placed, col_taken, row_options, col_options, col_used, diag, anti = (
+        state)
     m = rows.shape[0]
     r = rows[i]
     c = cols[k]
@@ -271,6 +259,8 @@ def _exact_search(
     # Random orders break ties differently on each restart.
     row_order = np.random.permutation(m)
     col_order = np.random.permutation(m)
+    state = (rows, cols, col_index, placed, col_taken, row_options, col_options, col_used, diag,
+             anti)
     # Per depth: branching on a row (0) or a column (1), which one, the next
     # candidate to try, and the queen placed there.
     kind = np.zeros(m, np.int64)
@@ -323,60 +313,16 @@ def _exact_search(
             if depth == 0:
                 return 0
             depth -= 1
-            _place(
-                n,
-                queen_row[depth],
-                queen_col[depth],
-                rows,
-                cols,
-                col_index,
-                placed,
-                col_taken,
-                row_options,
-                col_options,
-                col_used,
-                diag,
-                anti,
-                True,
-            )
+            # np.bool_, not a literal: numba would compile _place once per literal
+            _place(n, queen_row[depth], queen_col[depth], state, np.bool_(True))
             continue
         nodes += 1
         if node_limit >= 0 and nodes > node_limit:
             return -1
         queen_row[depth] = i
         queen_col[depth] = k
-        if _place(
-            n,
-            i,
-            k,
-            rows,
-            cols,
-            col_index,
-            placed,
-            col_taken,
-            row_options,
-            col_options,
-            col_used,
-            diag,
-            anti,
-            False,
-        ):
-            _place(
-                n,
-                i,
-                k,
-                rows,
-                cols,
-                col_index,
-                placed,
-                col_taken,
-                row_options,
-                col_options,
-                col_used,
-                diag,
-                anti,
-                True,
-            )
+        if _place(n, i, k, state, np.bool_(False)):
+            _place(n, i, k, state, np.bool_(True))
             continue
         depth += 1
         choose = True

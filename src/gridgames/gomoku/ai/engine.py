@@ -314,8 +314,8 @@ def _load_alpha_beta() -> None:
 
 
 # In the order a Gomocup brain needs them: what the greedy player needs first. On a
-# cold start the search by threes and the alpha-beta search (about 14 s of compiling
-# on one core) go to a second process, and the rest (about 15 s) stays here.
+# cold start the search by threes and the alpha-beta search (about 20 s of compiling
+# on one core) go to a second process, and the rest (about 16 s) stays here.
 KERNEL_GROUPS = (
     KernelGroup("rules", _load_rules),
     KernelGroup("greedy player", _load_greedy),

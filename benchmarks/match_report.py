@@ -38,6 +38,10 @@ records' times. The stones of the match's opening are not moves: they are the
 leading stones with no time on them (the match places them), or the first
 ``--opening-stones N`` where a brain may answer the opening in under a millisecond.
 
+Games that repeat an earlier one move for move (at a fixed node count, a match of
+more games than twice its openings replays them) are counted as the match counted
+them, and the report says how many there were.
+
 A match killed while it saved a record (SIGKILL) leaves that record's hidden
 temporary file (``.game-NNNN.psq.1a2b3c4d.tmp``) in place of it: the report names
 each such file and leaves it out, and ``--json`` lists them as ``interrupted_writes``.
@@ -156,6 +160,8 @@ class PooledResults(ColourTally):
     off_the_board: int = 0  # games decided off the board (time, a brain's error): counted
     black_pairs: list[float] = field(default_factory=list)  # black's mean in each pair
     move_times: MoveTimes = field(default_factory=MoveTimes)
+    replays: int = 0  # games that repeat an earlier one move for move: counted
+    games_seen: set[tuple[object, ...]] = field(default_factory=set)
 
     @property
     def paired(self) -> MatchStats:
@@ -189,6 +195,10 @@ class PooledResults(ColourTally):
         opponent = record.white if as_black else record.black
         if opponent not in self.opponents:
             self.opponents.append(opponent)
+        game = (record.black, record.white, tuple(record.moves))
+        if game in self.games_seen:
+            self.replays += 1
+        self.games_seen.add(game)
         if points is None:
             self.undecided += 1
         else:
@@ -235,6 +245,10 @@ class PooledResults(ColourTally):
         lines.append(f"  games decided off the board (time, crash, illegal move, protocol; "
                      f"counted): {self.off_the_board}")
         lines.append(f"  games with no result in their record (left out): {self.undecided}")
+        if self.replays:
+            # at a fixed node count, a match longer than twice its openings replays them
+            lines.append(f"  games that repeat an earlier game move for move (counted): "
+                         f"{self.replays}")
         lines.append(self.move_times.line())
         return lines
 
@@ -454,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
                 "score_interval": list(results.interval()),
                 "elo": games.elo, "elo_interval": list(paired.elo_interval),
                 "interval_over_pairs": paired.by_pairs}
-        del data["black_pairs"], data["move_times"]
+        del data["black_pairs"], data["move_times"], data["games_seen"]
         data["move_ms"] = results.move_times.summary()
         data["opening_stones"] = args.opening_stones
         data["aliases"] = args.alias

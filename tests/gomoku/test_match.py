@@ -1012,6 +1012,31 @@ def test_cli_nodes_reach_both_brains_and_bound_our_search(
     assert runs[0] == runs[1] and len(runs[0]) == 2
 
 
+def test_cli_says_when_fixed_nodes_replay_an_opening(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """Past twice the openings, pairs replay them; at a fixed node count our engine
+    replays the same games, which the match then says."""
+    openings = tmp_path / "two.txt"
+    openings.write_text("h8i9j10\nh8h9h10\n", encoding="utf-8")
+    common = ["level:3", "level:3", "--games", "6", "--size", "15", "--openings",
+              str(openings)]
+    assert main(["match", *common, "--nodes", "2000", "--out", str(tmp_path / "g")]) == 0
+    out = capsys.readouterr().out
+    assert ("Note: 2 of the 6 games replay an opening of the 2 already played"
+            in out.splitlines()[1])
+    games = [load(f).moves for f in sorted((tmp_path / "g").glob("*.psq"))]
+    assert [len(set(map(tuple, (games[i], games[i + 4])))) for i in (0, 1)] == [1, 1]
+    assert games[0] != games[2]
+    done = subprocess.run([sys.executable, str(MATCH_REPORT), str(tmp_path / "g"), "--engine",
+                           "level:3", "--alias", "level:3-2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "games that repeat an earlier game move for move (counted): 2" in done.stdout
+    assert main(["match", *common[:3], "4", *common[4:], "--nodes", "2000"]) == 0
+    assert main(["match", *common, "--time-ms", "50"]) == 0
+    assert "Note:" not in capsys.readouterr().out
+
+
 def test_bad_time_odds_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="time_odds must be a number above 0, got 0"):
         MatchConfig((fake("good"), fake("good")), time_odds=0)

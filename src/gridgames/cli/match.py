@@ -36,6 +36,7 @@ from gridgames.gomoku.match import (
     progress_line,
     read_openings,
     records_folder,
+    replayed_games,
     run_match,
 )
 
@@ -165,6 +166,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"Match {a} vs {b}: {config.games} games, {settings_line(config)}"
           + (f", {a}'s times x{config.time_odds:g}" if config.time_odds != 1 else "") + where,
           flush=True)
+    replayed = replayed_games(config)
+    if replayed and config.nodes is not None:
+        # fixed nodes make a brain like ours deterministic: a replayed opening is the same
+        # game again, and counting it again narrows the intervals for nothing
+        print(f"Note: {replayed} of the {config.games} games replay an opening of the "
+              f"{max(len(config.openings), 1)} already played, and at a fixed node count a "
+              "replayed game can be the same game again, counted anew; --openings FILE can "
+              "give more openings.", flush=True)
     # The games counted so far, to sum up a match that stops before its end.
     so_far = MatchReport(config)
 

@@ -486,6 +486,12 @@ def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     return games
 
 
+def replayed_games(config: MatchConfig) -> int:
+    """Games whose opening an earlier pair already played: the schedule runs out of
+    openings and starts again from the first."""
+    return max(0, config.games - 2 * max(len(config.openings), 1))
+
+
 def default_opening_moves(width: int, height: int,
                           rule: Rule = Rule.FREESTYLE) -> tuple[tuple[Point, ...], ...]:
     """The openings shipped for ``rule`` placed on a width×height board (those that fit)."""

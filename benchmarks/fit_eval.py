@@ -13,8 +13,10 @@ fit the evaluation network to another engine's scores and write it.
         --out src/gridgames/gomoku/data/eval-net-freestyle.json
 
 ``generate`` plays the engine against itself from the rule's shipped balanced openings,
-each followed by up to two random moves near the stones, and writes one line per
-game: its rule, board size, moves, winner and the engine's score before each move.
+each followed by up to two random moves near the stones (and more where that start
+was already played: at a fixed node count the same start gives the same game), and
+writes one line per game: its rule, board size, moves, winner and the engine's score
+before each move.
 With ``--random-moves`` a share of the moves are drawn at random near the stones.
 ``fit`` replays the games and takes every quiet position (neither side has a five to
 play, the side to move has no open four to make): the game's result for the side to
@@ -118,12 +120,19 @@ def near_moves(board: Board) -> list[tuple[int, int]]:
             if any(abs(m[0] - s[0]) <= 2 and abs(m[1] - s[1]) <= 2 for s in board.move_stack)]
 
 
-def opening_board(rng: random.Random, openings: list, rule: Rule) -> Board:
-    """A 15x15 self-play start: a shipped opening and up to two random moves near it."""
+def opening_board(rng: random.Random, openings: list, rule: Rule,
+                  played: set[tuple[tuple[int, int], ...]] | None = None) -> Board:
+    """A 15x15 self-play start: a shipped opening and up to two random moves near it,
+    and more while the start is one of ``played`` (which it joins): at a fixed node
+    count the engine plays the same game again from the same start."""
     board = Board(15, rule=rule)
     board.push_many(centred(rng.choice(openings), 15, 15) or [])
     for _ in range(rng.randrange(3)):
         board.push(rng.choice(near_moves(board)))
+    if played is not None:
+        while tuple(board.move_stack) in played and board.outcome() is None:
+            board.push(rng.choice(near_moves(board)))
+        played.add(tuple(board.move_stack))
     return board
 
 
@@ -151,8 +160,9 @@ def self_play(minutes: float, nodes: int, rule: Rule, seed: int, random_moves: f
     rng = random.Random(seed)
     openings = default_openings(rule)
     deadline = time.monotonic() + 60 * minutes
+    played: set[tuple[tuple[int, int], ...]] = set()
     while time.monotonic() < deadline:
-        board = opening_board(rng, openings, rule)
+        board = opening_board(rng, openings, rule, played)
         scores: list[int | None] = [None] * len(board.move_stack)
         while board.outcome() is None and board.legal_moves:
             if rng.random() < random_moves:

@@ -82,6 +82,24 @@ def test_random_self_play_moves_are_near_the_stones_and_carry_no_score() -> None
                    for x, y in stones[:ply])
 
 
+def test_self_play_never_starts_twice_from_one_position() -> None:
+    """At a fixed node count a start played again is the same game again: a start
+    already played gets random moves until it is new."""
+    rng = fit_eval.random.Random(5)
+    played: set[tuple[tuple[int, int], ...]] = set()
+    starts = [fit_eval.opening_board(rng, ["h8i9j10"], fit_eval.Rule.FREESTYLE, played)
+              for _ in range(60)]
+    keys = [tuple(board.move_stack) for board in starts]
+    assert len(set(keys)) == 60 and set(keys) == played
+    opening = tuple(centred("h8i9j10", 15, 15) or [])
+    assert all(key[:3] == opening for key in keys)
+    # without the set, the one opening with no random move comes back
+    rng = fit_eval.random.Random(5)
+    again = [tuple(fit_eval.opening_board(rng, ["h8i9j10"], fit_eval.Rule.FREESTYLE).move_stack)
+             for _ in range(60)]
+    assert len(set(again)) < 60
+
+
 def test_a_given_score_scale_turns_the_scores_into_the_targets(tmp_path: Path) -> None:
     games = _written_game([None, None, None, 100, -200, 300, -400, 500, 600],
                           tmp_path / "games.jsonl")

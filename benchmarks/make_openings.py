@@ -5,6 +5,8 @@
         --screen-depths 2 --depths 3 4 --out /tmp/openings.txt          # a quick small run
     python benchmarks/make_openings.py generate --judge /opt/rapfi/pbrain-rapfi \\
         --judge-limit 200                                  # with a stronger engine's check
+    python benchmarks/make_openings.py generate --rule freestyle --count 160 --per-base 8 \\
+        --keep 10 --out benchmarks/data/openings-freestyle-5.txt   # for fixed-node matches
     python benchmarks/make_openings.py verify src/gridgames/gomoku/data/openings-renju-15.txt
     python benchmarks/make_openings.py verify FILE --rule renju \\
         --brain /opt/rapfi/pbrain-rapfi --brain-time-ms 1000          # a second opinion

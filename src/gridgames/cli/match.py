@@ -38,6 +38,7 @@ from gridgames.gomoku.match import (
     records_folder,
     replayed_games,
     run_match,
+    scheduled_openings,
 )
 
 from .options import positive_number, whole_number
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         # fixed nodes make a brain like ours deterministic: a replayed opening is the same
         # game again, and counting it again narrows the intervals for nothing
         print(f"Note: {replayed} of the {config.games} games replay an opening of the "
-              f"{max(len(config.openings), 1)} already played, and at a fixed node count a "
+              f"{len(scheduled_openings(config))} already played, and at a fixed node count a "
               "replayed game can be the same game again, counted anew; --openings FILE can "
               "give more openings.", flush=True)
     # The games counted so far, to sum up a match that stops before its end.

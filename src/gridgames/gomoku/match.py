@@ -478,7 +478,7 @@ def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     """(game number, opening, black engine index) for every game: each opening twice,
     with the colours swapped (the two games of a pair, see :func:`pair_index`), in an
     order shuffled by the seed."""
-    openings = list(config.openings) or [()]
+    openings = scheduled_openings(config)
     random.Random(config.seed).shuffle(openings)
     games = []
     for number in range(1, config.games + 1):
@@ -486,10 +486,15 @@ def schedule(config: MatchConfig) -> list[tuple[int, tuple[Point, ...], int]]:
     return games
 
 
+def scheduled_openings(config: MatchConfig) -> list[tuple[Point, ...]]:
+    """The openings the schedule plays from: the empty board where none is given."""
+    return list(config.openings) or [()]
+
+
 def replayed_games(config: MatchConfig) -> int:
     """Games whose opening an earlier pair already played: the schedule runs out of
     openings and starts again from the first."""
-    return max(0, config.games - 2 * max(len(config.openings), 1))
+    return max(0, config.games - 2 * len(scheduled_openings(config)))
 
 
 def default_opening_moves(width: int, height: int,

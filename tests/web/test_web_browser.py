@@ -1050,6 +1050,8 @@ def test_a_friend_invited_plays_one_side_on_their_own_device(browser: Any,
         assert "your friend's turn" in friend.locator("#toast").inner_text()
         host.mouse.click(*intersection(host, 4, 4))
         wait_for_stones(friend, 1)
+        # the host's status follows the server's answer to its move, which may come later
+        host.wait_for_selector("#status-text:text-is(\"White to move · your friend's turn\")")
         assert friend.locator("#status-text").inner_text() == "White to move · your turn"
         assert host.locator("#status-text").inner_text() == "White to move · your friend's turn"
         assert friend.title().startswith("● Your turn") and not host.title().startswith("●")

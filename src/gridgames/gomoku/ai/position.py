@@ -87,8 +87,10 @@ S_COLUMNS = S_VALUES + 4
 # Undo records a move can leave: two colours on ten cells of four lines.
 UNDO_PER_MOVE = 80
 
-# Columns of Position.combo_table
-T_CLASS, T_VALUE, T_SUSPECT, T_EVAL_MOVER, T_EVAL_WAITER = 0, 1, 2, 3, 4
+# Columns of Position.combo_table; the last holds the move value and, above it, the
+# renju suspect flag (see combo_value and may_be_forbidden)
+T_CLASS, T_EVAL_MOVER, T_EVAL_WAITER, T_VALUE_SUSPECT = 0, 1, 2, 3
+_SUSPECT_SHIFT = 16
 
 # Candidate moves: the 3x3 square around each stone and two steps along its lines.
 _NEAR_DX = np.array([-1, 0, 1, -1, 1, -1, 0, 1, -2, 0, 2, -2, 2, -2, 0, 2], dtype=np.int64)
@@ -111,7 +113,7 @@ class Position(NamedTuple):
     undo: np.ndarray  # int32 (records, 3): colour, shape slot, old shape | old combo << 8
     zobrist: np.ndarray  # int64 (2, N)
     shape_table: np.ndarray  # uint8 (1, keys): both colours' line shapes (see packed_table)
-    combo_table: np.ndarray  # int32 (N_COMBOS, 8): class, value, renju suspect, evals
+    combo_table: np.ndarray  # int32 (N_COMBOS, 4): class, evals, value and renju suspect
     tt: np.ndarray  # int64 (TT, 2): key, packed entry
     history: np.ndarray  # int64 (5, N): quiet, then attack history per colour; dedup stamps
     killers: np.ndarray  # int32 (MAX_PLY, 2)
@@ -158,20 +160,19 @@ def packed_table(rule_code: int) -> np.ndarray:
 
 
 def combo_table(rule_code: int, weights: EvalWeights | None = None) -> np.ndarray:
-    """The (N_COMBOS, 8) table of a rule: class, move value, renju suspect, evaluations
-    (built once for each set of weights, which several rules share); ``weights``
-    replaces the rule's own."""
+    """The (N_COMBOS, 4) table of a rule: class, evaluations, move value and renju
+    suspect (built once for each set of weights, which several rules share);
+    ``weights`` replaces the rule's own."""
     weights = eval_weights(rule_code) if weights is None else weights
     table = _COMBO_TABLES.get(weights)
     if table is None:
         if len(_COMBO_TABLES) >= 8:  # a tuning run tries many sets of weights
             _COMBO_TABLES.clear()
         evals = combo_evals(weights)
-        # a combo's fields side by side (32 bytes): what a shape change reads of a
-        # combo is one cache line or two, not three
-        table = np.zeros((len(COMBO_CLASS), 8), dtype=np.int32)
-        table[:, :5] = np.stack([COMBO_CLASS, COMBO_VALUE, COMBO_SUSPECT, evals[0], evals[1]],
-                                axis=1)
+        # a combo's fields side by side in 16 bytes: a shape change reads one cache
+        # line of the table for each combo, and four combos share a line
+        packed = COMBO_VALUE.astype(np.int32) | COMBO_SUSPECT.astype(np.int32) << _SUSPECT_SHIFT
+        table = np.stack([COMBO_CLASS, evals[0], evals[1], packed], axis=1).astype(np.int32)
         _COMBO_TABLES[weights] = table
     return table
 
@@ -289,6 +290,16 @@ def cell_point(pos: Position, idx: int) -> tuple[int, int]:
 
 
 @inlined
+def unsigned(index):
+    """``index`` as an unsigned number, for an array index known not to be negative.
+
+    numba checks every signed index for a negative value (counted from the end);
+    an unsigned one is used as it is. In the kernels a move runs, the checks cost
+    more than the arithmetic around them."""
+    return np.uint64(index)
+
+
+@inlined
 def _account(pos, idx, sign):
     """Add (sign 1) or remove (sign -1) the empty cell's class count and value."""
     for c in range(2):
@@ -312,29 +323,29 @@ def _shapes_of(pos, key):
 def _refresh_line(pos, idx, d):
     """Reclassify the empty cell ``idx`` along direction ``d`` after its key changed,
     leaving an undo record of each shape that changes."""
-    both = _shapes_of(pos, pos.keys[idx * 4 + d])
+    slot = idx * 4 + d
+    both = _shapes_of(pos, pos.keys[unsigned(slot)])
     for c in range(2):
-        old_combo = pos.combo[c, idx]
+        old_combo = np.int64(pos.combo[unsigned(c), unsigned(idx)])
         new_shape = (both >> (4 * c)) & 15
-        old_shape = pos.shape[c, idx * 4 + d]
+        old_shape = np.int64(pos.shape[unsigned(c), unsigned(slot)])
         if new_shape == old_shape:
             continue
         u = pos.info[I_UNDO]
-        pos.undo[u, 0] = c
-        pos.undo[u, 1] = idx * 4 + d
-        pos.undo[u, 2] = np.int64(old_shape) | old_combo << 8
+        record = pos.undo[unsigned(u)]
+        record[0] = c
+        record[1] = slot
+        record[2] = old_shape | old_combo << 8
         pos.info[I_UNDO] = u + 1
-        pos.shape[c, idx * 4 + d] = new_shape
-        combo = old_combo + (np.int64(new_shape) - np.int64(old_shape)) * _DIR_WEIGHT[d]
-        pos.combo[c, idx] = combo
-        pos.class_count[c, pos.combo_table[old_combo, T_CLASS]] -= 1
-        pos.class_count[c, pos.combo_table[combo, T_CLASS]] += 1
-        pos.info[I_VALUE + c] += (
-            pos.combo_table[combo, T_EVAL_MOVER] - pos.combo_table[old_combo, T_EVAL_MOVER]
-        )
-        pos.info[I_WAIT_VALUE + c] += (
-            pos.combo_table[combo, T_EVAL_WAITER] - pos.combo_table[old_combo, T_EVAL_WAITER]
-        )
+        pos.shape[unsigned(c), unsigned(slot)] = new_shape
+        combo = old_combo + (new_shape - old_shape) * _DIR_WEIGHT[unsigned(d)]
+        pos.combo[unsigned(c), unsigned(idx)] = combo
+        old_row = pos.combo_table[unsigned(old_combo)]
+        row = pos.combo_table[unsigned(combo)]
+        pos.class_count[unsigned(c), unsigned(old_row[T_CLASS])] -= 1
+        pos.class_count[unsigned(c), unsigned(row[T_CLASS])] += 1
+        pos.info[I_VALUE + c] += row[T_EVAL_MOVER] - old_row[T_EVAL_MOVER]
+        pos.info[I_WAIT_VALUE + c] += row[T_EVAL_WAITER] - old_row[T_EVAL_WAITER]
 
 
 @inlined
@@ -382,17 +393,19 @@ def _update_lines(pos, idx, delta, reach):
         off = pos.info[I_OFFSETS + d]
         for k in range(1, 6):
             q = idx - k * off  # idx sits at offset +k from q
-            if pos.cells[q] == WALL:
+            cell = pos.cells[unsigned(q)]
+            if cell == WALL:
                 break
-            pos.keys[q * 4 + d] += np.int32(delta) << (2 * (4 + k))
-            if k <= reach and pos.cells[q] == 0:
+            pos.keys[unsigned(q * 4 + d)] += np.int32(delta) << (2 * (4 + k))
+            if k <= reach and cell == 0:
                 _refresh_line(pos, q, np.int64(d))
         for k in range(1, 6):
             q = idx + k * off  # idx sits at offset -k from q
-            if pos.cells[q] == WALL:
+            cell = pos.cells[unsigned(q)]
+            if cell == WALL:
                 break
-            pos.keys[q * 4 + d] += np.int32(delta) << (2 * (5 - k))
-            if k <= reach and pos.cells[q] == 0:
+            pos.keys[unsigned(q * 4 + d)] += np.int32(delta) << (2 * (5 - k))
+            if k <= reach and cell == 0:
                 _refresh_line(pos, q, np.int64(d))
 
 
@@ -427,7 +440,7 @@ def make(pos, idx):
     info[I_HASH] ^= pos.zobrist[color - 1, idx]
     _update_lines(pos, idx, color, info[I_REACH])
     for k in range(_NEAR_DX.shape[0]):
-        pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] += 1
+        pos.near[unsigned(idx + _NEAR_DY[k] * stride + _NEAR_DX[k])] += 1
     info[I_SIDE] = 3 - color
 
 
@@ -453,11 +466,12 @@ def unmake(pos):
     _update_lines(pos, idx, -color, np.int64(0))
     first = pos.stack[n, S_UNDO]
     for u in range(info[I_UNDO] - 1, first - 1, -1):
-        c = pos.undo[u, 0]
-        slot = pos.undo[u, 1]
-        old = pos.undo[u, 2]
-        pos.shape[c, slot] = old & 255
-        pos.combo[c, slot // 4] = old >> 8
+        record = pos.undo[unsigned(u)]
+        c = unsigned(record[0])
+        slot = record[1]
+        old = record[2]
+        pos.shape[c, unsigned(slot)] = old & 255
+        pos.combo[c, unsigned(slot // 4)] = old >> 8
     info[I_UNDO] = first
     # the cell's own shapes were left as they were while it was taken (only empty
     # cells are reclassified), so the counts and sums before it hold again
@@ -467,8 +481,14 @@ def unmake(pos):
         info[I_VALUE + c] = pos.stack[n, S_VALUES + c]
         info[I_WAIT_VALUE + c] = pos.stack[n, S_VALUES + 2 + c]
     for k in range(_NEAR_DX.shape[0]):
-        pos.near[idx + _NEAR_DY[k] * stride + _NEAR_DX[k]] -= 1
+        pos.near[unsigned(idx + _NEAR_DY[k] * stride + _NEAR_DX[k])] -= 1
     info[I_SIDE] = color
+
+
+@inlined
+def combo_value(pos, combo):
+    """The move value of a shape combo (the class's and its shapes')."""
+    return pos.combo_table[unsigned(combo), T_VALUE_SUSPECT] & ((1 << _SUSPECT_SHIFT) - 1)
 
 
 @inlined
@@ -476,7 +496,8 @@ def may_be_forbidden(pos, color, idx):
     """Whether ``color`` at the empty cell ``idx`` may be a renju foul: the pattern
     tables' pre-filter of :func:`is_forbidden`."""
     return (color == 1 and pos.info[I_RULE] == RENJU_CODE
-            and pos.combo_table[pos.combo[0, idx], T_SUSPECT] != 0)
+            and pos.combo_table[unsigned(pos.combo[0, idx]), T_VALUE_SUSPECT]
+            >> _SUSPECT_SHIFT != 0)
 
 
 @inlined

@@ -24,6 +24,7 @@ from gridgames.gomoku.ai.patterns import (
     C_FLEX3_2X,
     C_FLEX4,
     EVAL_SCALE,
+    F3,
     F5,
     N_CLASSES,
     NET_INPUTS,
@@ -65,14 +66,15 @@ from gridgames.gomoku.ai.position import (
     POSITION_TYPE,
     T_CLASS,
     T_EVAL_MOVER,
-    T_VALUE,
     Position,
+    combo_value,
     inlined,
     is_forbidden,
     kernel,
     make,
     may_be_forbidden,
     unmake,
+    unsigned,
 )
 from gridgames.gomoku.rules import FREESTYLE_CODE, RENJU_CODE
 
@@ -145,7 +147,7 @@ def _threat_budget_spent(pos):
 @inlined
 def _class_at(pos, c, idx):
     """The threat class (C_*) a stone of colour index ``c`` would make on ``idx``."""
-    return pos.combo_table[pos.combo[c, idx], T_CLASS]
+    return pos.combo_table[unsigned(pos.combo[unsigned(c), unsigned(idx)]), T_CLASS]
 
 
 @inlined
@@ -163,18 +165,34 @@ def _region(pos, margin):
 def find_cells(pos, color, min_class, max_class, out):
     """Store the empty cells where ``color``'s class is in [min_class, max_class]; returns count."""
     stride = pos.info[I_STRIDE]
-    n = 0
-    x0, x1, y0, y1 = _region(pos, np.int64(2))
     c = color - 1
+    # the class counts say how many there are: the scan stops at the last of them
+    wanted = 0
+    for cls in range(min_class, max_class + 1):
+        wanted += pos.class_count[c, cls]
+    n = 0
+    if wanted == 0:
+        return n
+    # A four needs a four on some line, a three or more a three or more: the cell's
+    # own shapes, near at hand, rule most cells out before the combo table is read.
+    least_shape = B4 if min_class >= C_BLOCK4 else (F3 if min_class >= C_FLEX3 else 0)
+    shapes = pos.shape[unsigned(c)]
+    x0, x1, y0, y1 = _region(pos, np.int64(2))
     for y in range(y0, y1 + 1):
         row = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             idx = row + x
-            if pos.cells[idx] == 0:
+            at = idx * 4
+            if max(max(shapes[unsigned(at)], shapes[unsigned(at + 1)]),
+                   max(shapes[unsigned(at + 2)], shapes[unsigned(at + 3)])) < least_shape:
+                continue
+            if pos.cells[unsigned(idx)] == 0:
                 cls = _class_at(pos, c, idx)
                 if min_class <= cls <= max_class:
-                    out[n] = idx
+                    out[unsigned(n)] = idx
                     n += 1
+                    if n == wanted:
+                        return n
     return n
 
 
@@ -323,7 +341,7 @@ def _sort_by_value(pos, ply, n, color):
     moves = pos.move_buf[ply]
     values = pos.score_buf[ply]
     for i in range(n):
-        values[i] = pos.combo_table[pos.combo[color - 1, moves[i]], T_VALUE]
+        values[i] = combo_value(pos, pos.combo[color - 1, moves[i]])
     for i in range(1, n):
         m = moves[i]
         v = values[i]

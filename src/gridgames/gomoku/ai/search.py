@@ -720,8 +720,8 @@ def generate(pos, ply):
         row = (y + PAD) * stride + PAD
         for x in range(x0, x1 + 1):
             idx = row + x
-            if pos.cells[idx] == 0 and pos.near[idx] > 0:
-                moves[n] = idx
+            if pos.cells[unsigned(idx)] == 0 and pos.near[unsigned(idx)] > 0:
+                moves[unsigned(n)] = idx
                 n += 1
     return n, False
 
@@ -778,21 +778,22 @@ def _order(pos, ply, n, tt_move):
     k0 = pos.killers[ply, 0]
     k1 = pos.killers[ply, 1]
     for i in range(n):
-        m = moves[i]
+        m = moves[unsigned(i)]
         if m == tt_move:
             s = 1 << 29
         else:
+            cell = unsigned(m)
             s = (
-                pos.combo_table[pos.combo[me, m], T_EVAL_MOVER] * own_weight
-                + pos.combo_table[pos.combo[1 - me, m], T_EVAL_MOVER] * 100
+                pos.combo_table[unsigned(pos.combo[unsigned(me), cell]), T_EVAL_MOVER] * own_weight
+                + pos.combo_table[unsigned(pos.combo[unsigned(1 - me), cell]), T_EVAL_MOVER] * 100
             ) // shrink
             if _makes_three(pos, me, m):
-                s = s * 64 + pos.history[HISTORY_ATTACK + me, m] // 8
+                s = s * 64 + pos.history[unsigned(HISTORY_ATTACK + me), cell] // 8
             else:
-                s = s * 64 + pos.history[HISTORY_QUIET + me, m] // 16
+                s = s * 64 + pos.history[unsigned(HISTORY_QUIET + me), cell] // 16
             if m in (k0, k1):
                 s += 300
-        scores[i] = s
+        scores[unsigned(i)] = s
 
 
 @inlined
@@ -801,9 +802,11 @@ def _pick(pos, ply, i, n):
     moves = pos.move_buf[ply]
     scores = pos.score_buf[ply]
     best = i
+    best_score = scores[unsigned(i)]
     for j in range(i + 1, n):
-        if scores[j] > scores[best]:
+        if scores[unsigned(j)] > best_score:
             best = j
+            best_score = scores[unsigned(j)]
     if best != i:
         moves[i], moves[best] = moves[best], moves[i]
         scores[i], scores[best] = scores[best], scores[i]

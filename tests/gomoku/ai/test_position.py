@@ -184,3 +184,58 @@ def test_the_packed_table_holds_both_colours_shapes_for_every_line_key(rule: Rul
     assert packed.size == (1 << 16 if rule is Rule.FREESTYLE else 1 << patterns.KEY_BITS)
     assert np.array_equal(packed[index] & 15, table[0])
     assert np.array_equal(packed[index] >> 4, table[1])
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_the_combo_table_holds_each_combos_class_values_and_renju_suspicion(
+        rule: Rule) -> None:
+    """Four int32 columns a combo: class, the two evaluations, and the move value
+    with the renju suspect flag above it."""
+    table = P.combo_table(rule.code)
+    assert table.shape == (patterns.N_COMBOS, 4)
+    assert np.array_equal(table[:, P.T_CLASS], patterns.COMBO_CLASS)
+    pos = P.new_position(9, 9, rule.code, P.new_table(4))
+    sample = range(0, patterns.N_COMBOS, 7)
+    assert [P.combo_value(pos, c) for c in sample] == [patterns.COMBO_VALUE[c] for c in sample]
+    assert np.array_equal(table[:, P.T_VALUE_SUSPECT] >> 16, patterns.COMBO_SUSPECT)
+
+
+# the ranges of classes the search looks for: fives, fours, open fours, threes and up
+CLASS_RANGES = [(patterns.C_FIVE, patterns.C_FIVE), (patterns.C_BLOCK4, patterns.C_FLEX4),
+                (patterns.C_FLEX4, patterns.C_FLEX4), (patterns.C_FLEX3, patterns.C_FLEX4)]
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_cells_of_a_class_are_found_in_board_order(rule: Rule) -> None:
+    """find_cells stops at the last cell the class counts announce and passes over
+    cells whose line shapes cannot make the class: it finds what a scan of every
+    empty cell near the stones finds, in the same order."""
+    rng = random.Random(300 + rule.code)
+    found_any = 0
+    for width, height in ((15, 15), (64, 9)):
+        board = Board(width, height, rule=rule)
+        pos = fresh(board)
+        for _ in range(70):
+            if board.outcome() is not None:
+                break
+            near = [m for m in board.legal_moves
+                    if any(abs(m[0] - x) <= 2 and abs(m[1] - y) <= 2
+                           for x, y in board.move_stack)] or board.legal_moves
+            move = rng.choice(near)
+            board.push(move)
+            P.make(pos, P.cell_index(pos, move))
+            x0, x1, y0, y1 = S._region(pos, 2)
+            for color in (1, 2):
+                for low, high in CLASS_RANGES:
+                    expected = []
+                    for y in range(y0, y1 + 1):
+                        for x in range(x0, x1 + 1):
+                            idx = P.cell_index(pos, (x, y))
+                            cls = pos.combo_table[pos.combo[color - 1, idx], P.T_CLASS]
+                            if pos.cells[idx] == 0 and low <= cls <= high:
+                                expected.append(idx)
+                    out = np.zeros(pos.cells.shape[0], dtype=np.int32)
+                    n = S.find_cells(pos, color, low, high, out)
+                    assert out[:n].tolist() == expected, (rule, board.move_stack, color, low)
+                    found_any += n
+    assert found_any > 0

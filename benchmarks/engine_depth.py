@@ -36,23 +36,30 @@ def positions() -> Iterator[Board]:
             yield board
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_depth(doc: str) -> int:
+    """The ``--depth`` of the command line (8 by default) of a script on these
+    positions, ``doc`` its docstring."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--depth", type=int, default=8)
     args = parser.parse_args()
     if args.depth < 1:
         parser.error(f"--depth must be 1 or more, got {args.depth}")
+    return int(args.depth)
+
+
+def main() -> None:
+    depth = parse_depth(__doc__)
     warm_up()
     nodes = 0
     moves = []
     started = time.process_time()
     for board in positions():
-        result = think(board, Limit(depth=args.depth))
+        result = think(board, Limit(depth=depth))
         nodes += result.nodes
         moves.append(result.move)
     cpu = time.process_time() - started
     digest = hashlib.sha1(format_position(moves, 15).encode()).hexdigest()[:12]
-    print(f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: depth {args.depth}, "
+    print(f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: depth {depth}, "
           f"{len(moves)} positions, {nodes:,} nodes, {cpu:.1f} s CPU, moves {digest}")
 
 

@@ -18,7 +18,6 @@ developer's tool, checked with numba 0.68.
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import collections
 import contextlib
@@ -33,7 +32,7 @@ import time
 _CACHE = tempfile.mkdtemp(prefix="gridgames-profile-")
 os.environ["NUMBA_CACHE_DIR"] = _CACHE  # before numba is imported: compile afresh
 
-from engine_depth import positions  # noqa: E402
+from engine_depth import parse_depth, positions  # noqa: E402
 from gridgames.gomoku.ai import Limit, calls, search, think, warm_up  # noqa: E402
 
 
@@ -79,11 +78,7 @@ def _kernel_symbols() -> list[tuple[int, int, str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=8)
-    args = parser.parse_args()
-    if args.depth < 1:
-        parser.error(f"--depth must be 1 or more, got {args.depth}")
+    depth = parse_depth(__doc__)
     print("compiling the kernels afresh (a minute or two)...", flush=True)
     warm_up()
     boards = list(positions())
@@ -98,7 +93,7 @@ def main() -> None:
     time.sleep(1.5)  # perf attaches
     started = time.process_time()
     for board in boards:
-        think(board, Limit(depth=args.depth))
+        think(board, Limit(depth=depth))
     cpu = time.process_time() - started
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
@@ -116,7 +111,7 @@ def main() -> None:
             counts["other JIT code" if fields[1:2] in ([], ["[unknown]"])
                    else "outside the kernels"] += 1
     total = sum(counts.values()) or 1
-    print(f"depth {args.depth}, {len(boards)} positions, {cpu:.1f} s CPU, {total} samples")
+    print(f"depth {depth}, {len(boards)} positions, {cpu:.1f} s CPU, {total} samples")
     for name, count in counts.most_common(12):
         print(f"{100 * count / total:5.1f}%  {name}")
 

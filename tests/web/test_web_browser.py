@@ -931,6 +931,12 @@ def wait_for_stone_at(page: Any, point: tuple[int, int]) -> None:
     page.wait_for_selector(f"#board circle.stone[data-x='{point[0]}'][data-y='{point[1]}']")
 
 
+def game_title(page: Any) -> str:
+    """The title once the game's state has arrived: the view shows before it does."""
+    page.wait_for_function("() => document.querySelector('#game-title').textContent !== ''")
+    return str(page.locator("#game-title").inner_text())
+
+
 def test_the_setup_asks_for_columns_then_rows_as_the_titles_show_them(page: Any) -> None:
     """The form once asked for rows first, while every title shows columns × rows."""
     page.goto("/#/gomoku")
@@ -944,7 +950,7 @@ def test_the_setup_asks_for_columns_then_rows_as_the_titles_show_them(page: Any)
     size_fields.nth(1).fill("9")
     page.click("#start-game")
     page.wait_for_selector("#view-game:not([hidden])")
-    assert page.locator("#game-title").inner_text().startswith("Freestyle 12×9 · ")
+    assert game_title(page).startswith("Freestyle 12×9 · ")
     game_id = page.evaluate("location.hash").split("/")[-1]
     state = page.request.get(f"/api/gomoku/games/{game_id}").json()
     assert (state["width"], state["height"]) == (12, 9)
@@ -963,7 +969,7 @@ def test_a_game_on_a_clock_against_the_computer(page: Any) -> None:
     page.click("#start-game")
     page.wait_for_selector("#view-game:not([hidden])")
     page.wait_for_selector("#board .grid line", state="attached")
-    assert page.locator("#game-title").inner_text().startswith("Freestyle 15×15 · 1+0 · ")
+    assert game_title(page).startswith("Freestyle 15×15 · 1+0 · ")
     state = page.request.get(f"/api/gomoku/games/{page.url.rsplit('/', 1)[-1]}").json()
     assert state["time_ms"] is None and state["clock"]["text"] == "1+0"
     page.wait_for_selector("#clocks:not([hidden])")

@@ -11,6 +11,10 @@ fit the evaluation network to another engine's scores and write it.
         --judge path/to/pbrain-rapfi --ms 50 --every 4
     python benchmarks/fit_eval.py fit-net rated.jsonl \
         --out src/gridgames/gomoku/data/eval-net-freestyle.json
+    python benchmarks/fit_eval.py siblings match-out/ --out siblings.jsonl \
+        --judge path/to/pbrain-rapfi --ms 50 --every 12
+    python benchmarks/fit_eval.py fit-net rated.jsonl --score-scale 450 \
+        --siblings siblings.jsonl --out net.json
 
 ``generate`` plays the engine against itself from the rule's shipped balanced openings,
 each followed by up to two random moves near the stones (and more where that start
@@ -49,6 +53,13 @@ evaluation network (``patterns.eval_net``): a logistic output over each side's
 class counts and the two linear sums, and over ``--hidden`` rectified units of
 them, trained by Adam; it prints the held-out losses beside those of the linear
 evaluation and of the rule's network as it is, and writes the network as JSON.
+
+``siblings`` asks the judge, for positions drawn as ``label`` draws them, for its
+move and score there and for its score of the position after each of our search's
+``--width`` best moves (at ``--nodes``) and after its own. ``fit-net --siblings``
+then fits the order of those children too: the squared error of their values, each
+less its siblings' mean, against the judge's, ``--sibling-weight`` times beside the
+log-loss. A search compares sibling positions far more than it reads a value's level.
 """
 
 from __future__ import annotations
@@ -60,7 +71,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -68,7 +79,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 
 from gridgames.gomoku import Board, IllegalMoveError, Rule
-from gridgames.gomoku.ai import Limit, think, warm_up
+from gridgames.gomoku.ai import Limit, analyse, think, warm_up
 from gridgames.gomoku.ai import position as P
 from gridgames.gomoku.ai.patterns import (
     C_FIVE,
@@ -84,7 +95,7 @@ from gridgames.gomoku.ai.patterns import (
     eval_net,
     eval_weights,
 )
-from gridgames.gomoku.gomocup import Engine, EngineError, EngineInfo
+from gridgames.gomoku.gomocup import Engine, EngineError, EngineInfo, PlayResult
 from gridgames.gomoku.openings import centred, default_openings
 from gridgames.gomoku.records import RecordError, load
 
@@ -225,8 +236,8 @@ def quiet_plies(game: dict) -> list[int]:
 _judges: dict[str, Engine] = {}
 
 
-def _judge_info(judge: str, board: Board, judge_ms: int) -> EngineInfo:
-    """The judge's verdict on ``board``. One process a worker, kept between positions;
+def _judge_play(judge: str, board: Board, judge_ms: int) -> PlayResult:
+    """The judge's move and verdict on ``board``. One process a worker, kept between positions;
     one that breaks the protocol (some brains get confused by a new position right
     after finding a win) is replaced once."""
     for attempt in range(2):
@@ -236,7 +247,7 @@ def _judge_info(judge: str, board: Board, judge_ms: int) -> EngineInfo:
                                              restart_before_board=False)
             atexit.register(engine.quit)
         try:
-            return engine.play(board, Limit(time_ms=judge_ms)).info
+            return engine.play(board, Limit(time_ms=judge_ms))
         except EngineError:
             engine.quit()
             del _judges[judge]
@@ -254,12 +265,40 @@ def _judge_game(task: tuple[str, dict, list[int], int]) -> dict:
     for ply in plies:
         board = Board(game["width"], game["height"], rule=rule)
         board.push_many([tuple(m) for m in game["moves"][:ply]])
-        info = _judge_info(judge, board, judge_ms)
-        if info.mate is not None:
-            scores[ply] = MATE_SCORE if info.mate > 0 else -MATE_SCORE
-        else:
-            scores[ply] = info.score
+        scores[ply] = _judge_score(_judge_play(judge, board, judge_ms).info)
     return {**game, "scores": scores}
+
+
+def _judge_score(info: EngineInfo) -> int | None:
+    """The judge's score, a win or loss it has found as +-MATE_SCORE."""
+    if info.mate is not None:
+        return MATE_SCORE if info.mate > 0 else -MATE_SCORE
+    return info.score
+
+
+def _judge_siblings(task: tuple[str, dict, list[int], int, int, int]) -> list[dict]:
+    """For each given ply of the game: the judge's move and score there, and its score
+    of the position after each of our search's ``width`` best moves and after its own."""
+    judge, game, plies, judge_ms, nodes, width = task
+    rule = Rule[game["rule"].upper()]
+    rows = []
+    for ply in plies:
+        board = Board(game["width"], game["height"], rule=rule)
+        board.push_many([tuple(m) for m in game["moves"][:ply]])
+        verdict = _judge_play(judge, board, judge_ms)
+        moves = [r.move for r in analyse(board, Limit(nodes=nodes), multipv=width)]
+        if verdict.move not in moves:
+            moves.append(verdict.move)
+        children = []
+        for move in moves:
+            child = board.copy()
+            child.push(move)
+            if child.outcome() is None:
+                children.append([*move, _judge_score(_judge_play(judge, child, judge_ms).info)])
+        rows.append({"rule": game["rule"], "width": game["width"], "height": game["height"],
+                     "moves": game["moves"][:ply], "score": _judge_score(verdict.info),
+                     "children": children})
+    return rows
 
 
 def sampled_plies(paths: list[str], rule: Rule, every: int, seed: int,
@@ -297,13 +336,37 @@ def label(paths: list[str], out: str, judge: str, judge_ms: int, every: int, rul
              for game, plies in sampled_plies(paths, rule, every, seed, played)]
     total = sum(len(plies) for _, _, plies, _ in tasks)
     print(f"{total} positions of {len(tasks)} games to rate, {judge_ms} ms each", flush=True)
+    _write_rated(out, total, in_workers(_judge_game, tasks, workers),
+                 lambda game: ([game], sum(score is not None for score in game["scores"])))
+
+
+def label_siblings(paths: list[str], out: str, judge: str, judge_ms: int, every: int,
+                   rule: Rule, workers: int, seed: int, nodes: int, width: int,
+                   played: Rule | None = None) -> None:
+    """Write, for one in ``every`` quiet positions drawn as ``label`` draws them, the
+    judge's score there and of the position after each of several moves: our
+    search's ``width`` best at ``nodes`` and the judge's own."""
+    tasks = [(judge, game, plies, judge_ms, nodes, width)
+             for game, plies in sampled_plies(paths, rule, every, seed, played)]
+    total = sum(len(plies) for _, _, plies, _, _, _ in tasks)
+    print(f"{total} positions of {len(tasks)} games, each with up to {width + 1} moves "
+          f"to rate, {judge_ms} ms each", flush=True)
+    _write_rated(out, total, in_workers(_judge_siblings, tasks, workers),
+                 lambda rows: (rows, len(rows)))
+
+
+def _write_rated(out: str, total: int, rated: Iterator[T],
+                 lines: Callable[[T], tuple[list[dict], int]]) -> None:
+    """Append each worker's result to ``out`` as JSON lines as it comes, with progress."""
     done = 0
     start = time.monotonic()
     try:
         with open(out, "a", encoding="utf-8") as file:
-            for game in in_workers(_judge_game, tasks, workers):
-                file.write(json.dumps(game) + "\n")
-                done += sum(score is not None for score in game["scores"])
+            for result in rated:
+                rows, count = lines(result)
+                file.writelines(json.dumps(row) + "\n" for row in rows)
+                file.flush()
+                done += count
                 print(f"\r{done}/{total} rated, {time.monotonic() - start:.0f} s", end="",
                       file=sys.stderr, flush=True)
     finally:
@@ -416,14 +479,7 @@ def dataset(paths: list[str], rule: Rule, search_weight: float,
                              "'label', or --search-weight 0")
     results = np.array([r[0] for r in rows])
     searched = np.array([0.0 if r[1] is None else float(r[1]) for r in rows])
-    per_combo = combo_features()
-    width = per_combo.shape[1]
-    x = np.zeros((len(rows), 2 * width))
-    for i, (_, _, mover, waiter) in enumerate(rows):
-        for side, histogram in ((0, mover), (width, waiter)):
-            combos = np.array([c for c, _ in histogram], dtype=np.int64)
-            counts = np.array([n for _, n in histogram], dtype=float)
-            x[i, side:side + width] = counts @ per_combo[combos]
+    x = combo_sums([(mover, waiter) for _, _, mover, waiter in rows])
     weights = eval_weights(rule.code)
     evals = x @ signed_weights(weights) + weights.tempo
     scales = np.arange(20, 1000, 10)
@@ -442,6 +498,95 @@ def dataset(paths: list[str], rule: Rule, search_weight: float,
     split = len(x) * 4 // 5
     return Dataset(x, results, targets, evals, scale, weights, slice(0, split),
                    slice(split, None))
+
+
+def combo_sums(histograms: Sequence[Sequence[list]]) -> np.ndarray:
+    """:class:`Dataset` ``x`` rows of positions' combo histograms (see :func:`features`)."""
+    per_combo = combo_features()
+    width = per_combo.shape[1]
+    x = np.zeros((len(histograms), 2 * width))
+    for i, pair in enumerate(histograms):
+        for side, histogram in zip((0, width), pair, strict=True):
+            combos = np.array([c for c, _ in histogram], dtype=np.int64)
+            counts = np.array([n for _, n in histogram], dtype=float)
+            x[i, side:side + width] = counts @ per_combo[combos]
+    return x
+
+
+class Siblings(NamedTuple):
+    x: np.ndarray  # per quiet child position, as Dataset x (its side to move first)
+    targets: np.ndarray  # the judge's score of it in logistic units, less its siblings' mean
+    groups: np.ndarray  # the index of its parent position
+    train: np.ndarray  # which rows belong to the first four fifths of the parents
+    # (the groups are numbered in file order, so held-out parents are later ones)
+
+
+# A judge's score beyond this many logistic units tells only that one side is winning.
+SIBLING_CLIP = 4.0
+
+
+def read_siblings(paths: list[str], rule: Rule, score_scale: float) -> Siblings:
+    """The quiet child positions that ``siblings`` rated, two or more to a parent (a
+    child the judge calls won or lost is left out: the search's threats decide those)."""
+    histograms: list[list[list[list[int]]]] = []
+    targets: list[float] = []
+    groups: list[int] = []
+    for name in paths:
+        with open(name, encoding="utf-8") as file:
+            for line in file:
+                row = json.loads(line)
+                if Rule[row["rule"].upper()] is not rule:
+                    raise SystemExit(f"{name} holds {row['rule']} positions, not "
+                                     f"{rule.name.lower()}")
+                pos = P.new_position(row["width"], row["height"], rule.code, P.new_table(4))
+                for move in row["moves"]:
+                    P.make(pos, P.cell_index(pos, tuple(move)))
+                found = []
+                for cx, cy, score in row["children"]:
+                    if score is None or abs(score) >= MATE_SCORE:
+                        continue
+                    P.make(pos, P.cell_index(pos, (cx, cy)))
+                    histogram, tactical = features(pos)
+                    P.unmake(pos)
+                    if not tactical:
+                        found.append((histogram, score / score_scale))
+                if len(found) < 2:
+                    continue
+                values = np.clip([t for _, t in found], -SIBLING_CLIP, SIBLING_CLIP)
+                histograms += [h for h, _ in found]
+                targets += list(values - values.mean())
+                groups += [groups[-1] + 1 if groups else 0] * len(found)
+    if not groups:
+        raise SystemExit("no parent position with two quiet rated children")
+    group = np.array(groups)
+    return Siblings(combo_sums(histograms), np.array(targets), group,
+                    group < (group[-1] + 1) * 4 // 5)
+
+
+def less_group_mean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each value less the mean of its group's."""
+    _, group = np.unique(groups, return_inverse=True)
+    means = np.bincount(group, values) / np.bincount(group)
+    return values - means[group]
+
+
+def sibling_report(siblings: Siblings, logits: np.ndarray) -> tuple[float, float]:
+    """On the held-out parents: the mean squared error of the children's logits,
+    each less its siblings' mean, against the judge's; and the share of sibling pairs
+    (the judge's scores a tenth of a unit or more apart) the logits put in its order."""
+    test = ~siblings.train
+    errors = less_group_mean(logits[test], siblings.groups[test]) - siblings.targets[test]
+    agree = pairs = 0
+    groups, targets = siblings.groups[test], siblings.targets[test]
+    for g in np.unique(groups):
+        at = groups == g
+        t, v = targets[at], logits[test][at]
+        dt = t[:, None] - t[None, :]
+        dv = v[:, None] - v[None, :]
+        counted = dt > 0.1
+        pairs += int(counted.sum())
+        agree += int((counted & (dv > 0)).sum())
+    return float(np.mean(errors**2)), agree / max(pairs, 1)
 
 
 def signed_weights(weights: EvalWeights) -> np.ndarray:
@@ -529,11 +674,15 @@ def flat_net_logits(net: np.ndarray, inputs: np.ndarray) -> np.ndarray:
     return net_forward(params, inputs)[0]
 
 
-def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, seed: int
-              ) -> dict[str, np.ndarray]:
+def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, seed: int,
+              siblings: Siblings | None = None, sibling_z: np.ndarray | None = None,
+              sibling_weight: float = 0.0) -> dict[str, np.ndarray]:
     """A logistic output over the inputs and one layer of ``hidden`` rectified units,
     trained by Adam on the whole training set; the epoch that does best on the
-    held-out games is kept."""
+    held-out games is kept. With ``siblings`` (their inputs ``sibling_z``) the loss
+    adds ``sibling_weight`` times the squared error of the children's logits, each
+    less its siblings' mean, against the judge's: the order of the moves from a
+    position, not only the level of its value."""
     rng = np.random.default_rng(seed)
     n_in = z.shape[1]
     params = {"linear": np.zeros(n_in), "bias": np.zeros(1),
@@ -541,10 +690,20 @@ def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, se
               "hidden_bias": np.zeros(hidden), "out": np.zeros(hidden)}
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     x, y = z[data.train], targets[data.train]
+    if siblings is not None and sibling_z is not None:
+        train = siblings.train
+        x = np.vstack([x, sibling_z[train]])
+        sibling_groups, sibling_targets = siblings.groups[train], siblings.targets[train]
+    level = len(y)
     best, kept = np.inf, params
     for epoch in range(1, NET_EPOCHS + 1):
         logits, units = net_forward(params, x)
-        g = (1 / (1 + np.exp(-logits)) - y) / len(x)
+        g = np.empty(len(x))
+        g[:level] = (1 / (1 + np.exp(-np.clip(logits[:level], -50, 50))) - y) / level
+        if siblings is not None:
+            g[level:] = 2 * sibling_weight * (
+                less_group_mean(logits[level:], sibling_groups) - sibling_targets
+            ) / (len(x) - level)
         back = np.outer(g, params["out"]) * (units > 0)
         grads = {"linear": x.T @ g, "bias": np.array([g.sum()]), "hidden": x.T @ back,
                  "hidden_bias": back.sum(0), "out": units.T @ g}
@@ -556,6 +715,9 @@ def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, se
             value -= NET_RATE * (m / (1 - 0.9**epoch)) / (np.sqrt(v / (1 - 0.999**epoch)) + 1e-8)
         if epoch % 50 == 0:
             loss = log_loss_and_error(net_forward(params, z[data.test])[0], targets[data.test])[0]
+            if siblings is not None and sibling_z is not None:
+                loss += sibling_weight * sibling_report(
+                    siblings, net_forward(params, sibling_z)[0])[0]
             if loss < best:
                 best, kept = loss, {k: v.copy() for k, v in params.items()}
     return kept
@@ -568,24 +730,44 @@ def net_forward(params: dict[str, np.ndarray], z: np.ndarray) -> tuple[np.ndarra
 
 
 def fit_net(paths: list[str], rule: Rule, search_weight: float, hidden: int, out: str,
-            seed: int, score_scale: float | None = None) -> None:
+            seed: int, score_scale: float | None = None, sibling_paths: Sequence[str] = (),
+            sibling_weight: float = 1.0) -> None:
     """Fit the evaluation network and write it where ``patterns.eval_net`` reads it."""
     data = dataset(paths, rule, search_weight, score_scale)
     inputs = net_inputs(data.x, data.weights)
     mean = inputs[data.train].mean(0)
     spread = inputs[data.train].std(0) + 1e-6
-    params = train_net((inputs - mean) / spread, data.targets, data, hidden, seed)
+    siblings = sibling_inputs = None
+    if sibling_paths:
+        if score_scale is None:
+            raise SystemExit("--siblings needs --score-scale: the judge's units per "
+                             "logistic unit")
+        siblings = read_siblings(list(sibling_paths), rule, score_scale)
+        sibling_inputs = net_inputs(siblings.x, data.weights)
+        print(f"{len(siblings.x)} child positions of {siblings.groups[-1] + 1} parents")
+    params = train_net((inputs - mean) / spread, data.targets, data, hidden, seed, siblings,
+                       None if sibling_inputs is None else (sibling_inputs - mean) / spread,
+                       sibling_weight)
     # the inputs' standardisation folded into the weights: the engine reads raw inputs
     hidden_w = params["hidden"] / spread[:, None]
     linear = params["linear"] / spread
     net = {"hidden": hidden_w.T, "hidden_bias": params["hidden_bias"] - mean @ hidden_w,
            "out": params["out"], "linear": linear,
            "bias": params["bias"][0] - mean @ linear}
-    logits = net_forward({**net, "hidden": hidden_w, "bias": np.array([net["bias"]])},
-                         inputs)[0]
+    flat = {**net, "hidden": hidden_w, "bias": np.array([net["bias"]])}
+    logits = net_forward(flat, inputs)[0]
     current = eval_net(rule.code)
     report(data, data.evals / data.scale, logits, search_weight,
            flat_net_logits(current, inputs) if current.size else None)
+    if siblings is not None and sibling_inputs is not None:
+        lines = [("linear", (siblings.x @ signed_weights(data.weights)) / data.scale),
+                 ("fitted", net_forward(flat, sibling_inputs)[0])]
+        if current.size:
+            lines.insert(1, ("network as it is", flat_net_logits(current, sibling_inputs)))
+        for name, values in lines:
+            error, order = sibling_report(siblings, values)
+            print(f"held-out siblings, {name}: squared error {error:.4f}, "
+                  f"pairs in the judge's order {order:.3f}")
     written = {k: np.round(v, 8).tolist() for k, v in net.items()}
     written["scale"] = data.scale
     Path(out).write_text(json.dumps(written, indent=1) + "\n", encoding="utf-8")
@@ -605,20 +787,28 @@ def main() -> None:
                      help="share of moves drawn at random near the stones, 0 to 1 (default 0)")
     rating = commands.add_parser("label", help="write games again with another engine's "
                                  "scores of their quiet positions")
-    rating.add_argument("data", nargs="+",
-                        help="games written by generate, .psq records or folders of them")
-    rating.add_argument("--out", required=True)
-    rating.add_argument("--judge", required=True, help="a Gomocup brain's command")
-    rating.add_argument("--ms", type=int, default=100, help="the judge's time a position")
-    rating.add_argument("--every", type=int, default=5,
-                        help="rate one quiet position in this many (default 5)")
-    rating.add_argument("--workers", type=int, default=2)
-    rating.add_argument("--rule", choices=[r.name.lower() for r in Rule], default="freestyle")
-    rating.add_argument("--from-rule", choices=[r.name.lower() for r in Rule],
-                        help="the rule written games were played under (default: --rule); "
-                             "each is replayed under --rule, and left out where it ends "
-                             "otherwise there")
-    rating.add_argument("--seed", type=int, default=1)
+    siblings = commands.add_parser("siblings", help="write another engine's scores of quiet "
+                                   "positions and of the positions after their best moves")
+    for judged in (rating, siblings):
+        judged.add_argument("data", nargs="+",
+                            help="games written by generate, .psq records or folders of them")
+        judged.add_argument("--out", required=True)
+        judged.add_argument("--judge", required=True, help="a Gomocup brain's command")
+        judged.add_argument("--ms", type=int, default=100, help="the judge's time a position")
+        judged.add_argument("--every", type=int, default=5,
+                            help="rate one quiet position in this many (default 5)")
+        judged.add_argument("--workers", type=int, default=2)
+        judged.add_argument("--rule", choices=[r.name.lower() for r in Rule],
+                            default="freestyle")
+        judged.add_argument("--from-rule", choices=[r.name.lower() for r in Rule],
+                            help="the rule written games were played under (default: --rule); "
+                                 "each is replayed under --rule, and left out where it ends "
+                                 "otherwise there")
+        judged.add_argument("--seed", type=int, default=1)
+    siblings.add_argument("--nodes", type=int, default=4000,
+                          help="our search's nodes to choose the moves (default 4000)")
+    siblings.add_argument("--width", type=int, default=6,
+                          help="how many of our search's best moves (default 6)")
     fitting = commands.add_parser("fit", help="fit the weights to written games")
     fitting.add_argument("data", nargs="+",
                          help="games written by generate, .psq records or folders of them")
@@ -642,18 +832,30 @@ def main() -> None:
     netting.add_argument("--score-scale", type=float,
                          help="the scores' units per logistic unit (default: fitted to the "
                               "games' results)")
+    netting.add_argument("--siblings", nargs="+", default=[], metavar="FILE",
+                         help="positions written by 'siblings': fit the order of each "
+                              "one's children too (needs --score-scale)")
+    netting.add_argument("--sibling-weight", type=float, default=1.0,
+                         help="the siblings' share of the loss (default 1)")
     args = parser.parse_args()
     if args.command == "generate":
         if not 0 <= args.random_moves <= 1:
             parser.error("--random-moves must be between 0 and 1")
         generate(args.out, args.minutes, args.nodes, Rule[args.rule.upper()], args.seed,
                  args.random_moves)
-    elif args.command == "label":
-        if args.ms <= 0 or args.every <= 0 or args.workers <= 0:
+    elif args.command in ("label", "siblings"):
+        if min(args.ms, args.every, args.workers) <= 0:
             parser.error("--ms, --every and --workers must be above 0")
-        label(args.data, args.out, args.judge, args.ms, args.every, Rule[args.rule.upper()],
-              args.workers, args.seed,
-              Rule[args.from_rule.upper()] if args.from_rule else None)
+        rule = Rule[args.rule.upper()]
+        played = Rule[args.from_rule.upper()] if args.from_rule else None
+        if args.command == "label":
+            label(args.data, args.out, args.judge, args.ms, args.every, rule, args.workers,
+                  args.seed, played)
+        elif args.nodes <= 0 or args.width <= 0:
+            parser.error("--nodes and --width must be above 0")
+        else:
+            label_siblings(args.data, args.out, args.judge, args.ms, args.every, rule,
+                           args.workers, args.seed, args.nodes, args.width, played)
     else:
         if not 0 <= args.search_weight <= 1:
             parser.error("--search-weight must be between 0 and 1")
@@ -665,7 +867,7 @@ def main() -> None:
             parser.error("--score-scale must be above 0")
         else:
             fit_net(args.data, Rule[args.rule.upper()], args.search_weight, args.hidden,
-                    args.out, args.seed, args.score_scale)
+                    args.out, args.seed, args.score_scale, args.siblings, args.sibling_weight)
 
 
 if __name__ == "__main__":

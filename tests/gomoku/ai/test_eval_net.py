@@ -150,3 +150,47 @@ def test_label_refuses_a_record_with_an_illegal_move_by_name(tmp_path: Path) -> 
         fit_eval.label([str(games)], str(tmp_path / "out.jsonl"), judge, 100, 1,
                        Rule.FREESTYLE, 1, 1)
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_siblings_writes_a_judges_scores_of_positions_and_of_their_best_moves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = fit_eval.Board(15)
+    board.push_many(MOVES[:14])
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(fit_eval.game_record(board)) + "\n")
+    out = tmp_path / "siblings.jsonl"
+    # a brain whose score is 10 times the sum of the stones' x: each child's differs
+    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "scoring"])
+    fit_eval.label_siblings([str(games)], str(out), judge, 100, 1, Rule.FREESTYLE, 1, 1,
+                            nodes=300, width=3)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    quiet = [ply for ply in fit_eval.quiet_plies(fit_eval.game_record(board)) if ply >= 6]
+    assert [len(row["moves"]) for row in rows] == quiet
+    for row in rows:
+        stones = [tuple(m) for m in row["moves"]]
+        assert row["score"] == 10 * sum(x for x, _ in stones)
+        position = fit_eval.Board(15)
+        position.push_many(stones)
+        ours = [r.move for r in fit_eval.analyse(position, fit_eval.Limit(nodes=300), 3)]
+        # our three best and the judge's own (the fake plays the free point nearest the
+        # centre), each scored after it is played
+        moves = [(x, y) for x, y, _ in row["children"]]
+        assert set(moves) >= set(ours) and len(set(moves)) == len(moves) <= 4
+        assert all(score == 10 * (sum(x for x, _ in stones) + x)
+                   for x, _, score in row["children"])
+    siblings = fit_eval.read_siblings([str(out)], Rule.FREESTYLE, score_scale=10)
+    assert 0 < siblings.groups[-1] + 1 <= len(rows)
+    for group in np.unique(siblings.groups):
+        targets = siblings.targets[siblings.groups == group]
+        # each child's x less its siblings' mean: they sum to 0, a whole x apart
+        assert len(targets) >= 2 and abs(targets.sum()) < 1e-9
+        assert np.allclose(targets - targets[0], np.round(targets - targets[0]))
+    games.write_text(json.dumps(fit_eval.game_record(board, [(-1) ** i * 10 * i for i in
+                                                             range(14)])) + "\n")
+    capsys.readouterr()
+    fit_eval.fit_net([str(games)], Rule.FREESTYLE, 1.0, 3, str(tmp_path / "net.json"), seed=1,
+                     score_scale=10, sibling_paths=[str(out)])
+    printed = capsys.readouterr().out
+    assert f"{len(siblings.x)} child positions of {siblings.groups[-1] + 1} parents" in printed
+    assert printed.count("held-out siblings") == 3
+    assert load_net(tmp_path / "net.json")[0] == 3

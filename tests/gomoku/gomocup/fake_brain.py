@@ -16,6 +16,7 @@ Run as ``python fake_brain.py MODE [ARG]``. Modes:
 - ``additive``: BOARD adds the stones to its position instead of replacing it;
 - ``suggest``: answers with ``SUGGEST x,y`` and plays after ``PLAY x,y``;
 - ``chatty``: sends MESSAGE / DEBUG lines (Rapfi's formats) before each move;
+- ``scoring``: reports a score before each move, 10 times the sum of the stones' x;
 - ``cr``: plays well but ends its lines with CR alone;
 - ``busy MS``: plays well but drops every line that comes within MS milliseconds of
   a move it played, as Rapfi drops commands while it is still finishing a move;
@@ -110,6 +111,8 @@ def main() -> None:
             say("DEBUG thinking hard")
             say("MESSAGE depth 3-5 ev 12 n 1500 n/ms 30 tm 50 pv I9 7,7")
             say("MESSAGE Speed 30K | Depth 4-6 | Eval -M7 | Node 2K | Time 60ms")
+        if mode == "scoring":
+            say(f"MESSAGE depth 1-1 ev {10 * sum(x for x, _ in stones)} n 1 n/ms 1 tm 1 pv")
         if mode == "suggest":
             say(f"SUGGEST {point[0]},{point[1]}")
             return

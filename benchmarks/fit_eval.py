@@ -532,35 +532,49 @@ def read_siblings(paths: list[str], rule: Rule, score_scale: float) -> Siblings:
     targets: list[float] = []
     groups: list[int] = []
     for name in paths:
-        with open(name, encoding="utf-8") as file:
-            for line in file:
-                row = json.loads(line)
-                if Rule[row["rule"].upper()] is not rule:
-                    raise SystemExit(f"{name} holds {row['rule']} positions, not "
-                                     f"{rule.name.lower()}")
-                pos = P.new_position(row["width"], row["height"], rule.code, P.new_table(4))
-                for move in row["moves"]:
-                    P.make(pos, P.cell_index(pos, tuple(move)))
-                found = []
-                for cx, cy, score in row["children"]:
-                    if score is None or abs(score) >= MATE_SCORE:
-                        continue
-                    P.make(pos, P.cell_index(pos, (cx, cy)))
-                    histogram, tactical = features(pos)
-                    P.unmake(pos)
-                    if not tactical:
-                        found.append((histogram, score / score_scale))
-                if len(found) < 2:
-                    continue
-                values = np.clip([t for _, t in found], -SIBLING_CLIP, SIBLING_CLIP)
-                histograms += [h for h, _ in found]
-                targets += list(values - values.mean())
-                groups += [groups[-1] + 1 if groups else 0] * len(found)
+        try:
+            lines = Path(name).read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            raise SystemExit(f"cannot read {name}: {error}") from None
+        for number, line in enumerate(lines, 1):
+            try:
+                found = _rated_children(json.loads(line), rule, score_scale)
+            except (ValueError, KeyError, TypeError, IllegalMoveError) as error:
+                raise SystemExit(f"cannot read {name} (positions written by 'siblings'), "
+                                 f"line {number}: {error}") from None
+            if len(found) < 2:
+                continue
+            values = np.clip([t for _, t in found], -SIBLING_CLIP, SIBLING_CLIP)
+            histograms += [h for h, _ in found]
+            targets += list(values - values.mean())
+            groups += [groups[-1] + 1 if groups else 0] * len(found)
     if not groups:
         raise SystemExit("no parent position with two quiet rated children")
     group = np.array(groups)
     return Siblings(combo_sums(histograms), np.array(targets), group,
                     group < (group[-1] + 1) * 4 // 5)
+
+
+def _rated_children(row: dict, rule: Rule, score_scale: float) -> list[tuple[list, float]]:
+    """A line ``siblings`` wrote: each quiet child's histograms (see :func:`features`)
+    and the judge's score of it in logistic units, mates left out."""
+    if Rule[row["rule"].upper()] is not rule:
+        raise ValueError(f"a {row['rule']} position, not {rule.name.lower()}")
+    board = Board(row["width"], row["height"], rule=rule)
+    board.push_many([tuple(m) for m in row["moves"]])  # checks each move
+    pos = P.new_position(board.width, board.height, rule.code, P.new_table(4))
+    for move in board.move_stack:
+        P.make(pos, P.cell_index(pos, move))
+    found = []
+    for cx, cy, score in row["children"]:
+        if score is None or abs(score) >= MATE_SCORE or not board.is_legal((cx, cy)):
+            continue
+        P.make(pos, P.cell_index(pos, (cx, cy)))
+        histogram, tactical = features(pos)
+        P.unmake(pos)
+        if not tactical:
+            found.append((histogram, score / score_scale))
+    return found
 
 
 def less_group_mean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:

@@ -100,15 +100,24 @@ def test_fit_net_writes_a_network_the_engine_loads(tmp_path: Path) -> None:
     assert net[-1] == json.loads(out.read_text())["scale"] > 0
 
 
-def test_label_writes_a_judges_scores_of_the_quiet_positions(tmp_path: Path) -> None:
+def _game_file(tmp_path: Path, plies: int) -> tuple[fit_eval.Board, Path]:
+    """The first ``plies`` moves of MOVES, written as ``generate`` writes a game."""
     board = fit_eval.Board(15)
-    board.push_many(MOVES[:12])
+    board.push_many(MOVES[:plies])
     games = tmp_path / "games.jsonl"
     games.write_text(json.dumps(fit_eval.game_record(board)) + "\n")
+    return board, games
+
+
+def _fake_judge(mode: str) -> str:
+    return shlex.join([sys.executable, str(FAKE_BRAIN), mode])
+
+
+def test_label_writes_a_judges_scores_of_the_quiet_positions(tmp_path: Path) -> None:
+    _, games = _game_file(tmp_path, 12)
     out = tmp_path / "rated.jsonl"
     # a brain that reports, in Rapfi's words, that it will be mated in 7
-    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "chatty"])
-    fit_eval.label([str(games)], str(out), judge, 100, 1, Rule.FREESTYLE, 1, 1)
+    fit_eval.label([str(games)], str(out), _fake_judge("chatty"), 100, 1, Rule.FREESTYLE, 1, 1)
     (rated,) = [json.loads(line) for line in out.read_text().splitlines()]
     assert rated["moves"] == [list(m) for m in MOVES[:12]]
     quiet = [ply for ply in fit_eval.quiet_plies(rated) if ply >= 6]
@@ -145,7 +154,7 @@ def test_label_refuses_a_record_with_an_illegal_move_by_name(tmp_path: Path) -> 
     record["moves"].append(list(MOVES[0]))  # a stone on an occupied point
     games = tmp_path / "bad.jsonl"
     games.write_text(json.dumps(record) + "\n")
-    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "chatty"])
+    judge = _fake_judge("chatty")
     with pytest.raises(SystemExit, match=r"cannot read .*bad\.jsonl"):
         fit_eval.label([str(games)], str(tmp_path / "out.jsonl"), judge, 100, 1,
                        Rule.FREESTYLE, 1, 1)
@@ -154,15 +163,11 @@ def test_label_refuses_a_record_with_an_illegal_move_by_name(tmp_path: Path) -> 
 
 def test_siblings_writes_a_judges_scores_of_positions_and_of_their_best_moves(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    board = fit_eval.Board(15)
-    board.push_many(MOVES[:14])
-    games = tmp_path / "games.jsonl"
-    games.write_text(json.dumps(fit_eval.game_record(board)) + "\n")
+    board, games = _game_file(tmp_path, 14)
     out = tmp_path / "siblings.jsonl"
     # a brain whose score is 10 times the sum of the stones' x: each child's differs
-    judge = shlex.join([sys.executable, str(FAKE_BRAIN), "scoring"])
-    fit_eval.label_siblings([str(games)], str(out), judge, 100, 1, Rule.FREESTYLE, 1, 1,
-                            nodes=300, width=3)
+    fit_eval.label_siblings([str(games)], str(out), _fake_judge("scoring"), 100, 1,
+                            Rule.FREESTYLE, 1, 1, nodes=300, width=3)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     quiet = [ply for ply in fit_eval.quiet_plies(fit_eval.game_record(board)) if ply >= 6]
     assert [len(row["moves"]) for row in rows] == quiet
@@ -194,3 +199,10 @@ def test_siblings_writes_a_judges_scores_of_positions_and_of_their_best_moves(
     assert f"{len(siblings.x)} child positions of {siblings.groups[-1] + 1} parents" in printed
     assert printed.count("held-out siblings") == 3
     assert load_net(tmp_path / "net.json")[0] == 3
+
+
+def test_fit_net_refuses_a_file_siblings_did_not_write_by_name_and_line(tmp_path: Path) -> None:
+    _, games = _game_file(tmp_path, 14)  # a game, not positions with rated children
+    with pytest.raises(SystemExit, match=r"cannot read .*games\.jsonl \(positions written "
+                                         r"by 'siblings'\), line 1: 'children'"):
+        fit_eval.read_siblings([str(games)], Rule.FREESTYLE, score_scale=450)

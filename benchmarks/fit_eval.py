@@ -589,12 +589,12 @@ def sibling_report(siblings: Siblings, logits: np.ndarray) -> tuple[float, float
     each less its siblings' mean, against the judge's; and the share of sibling pairs
     (the judge's scores a tenth of a unit or more apart) the logits put in its order."""
     test = ~siblings.train
-    errors = less_group_mean(logits[test], siblings.groups[test]) - siblings.targets[test]
+    groups, targets, values = siblings.groups[test], siblings.targets[test], logits[test]
+    errors = less_group_mean(values, groups) - targets
     agree = pairs = 0
-    groups, targets = siblings.groups[test], siblings.targets[test]
     for g in np.unique(groups):
         at = groups == g
-        t, v = targets[at], logits[test][at]
+        t, v = targets[at], values[at]
         dt = t[:, None] - t[None, :]
         dv = v[:, None] - v[None, :]
         counted = dt > 0.1
@@ -714,7 +714,7 @@ def train_net(z: np.ndarray, targets: np.ndarray, data: Dataset, hidden: int, se
         logits, units = net_forward(params, x)
         g = np.empty(len(x))
         g[:level] = (1 / (1 + np.exp(-np.clip(logits[:level], -50, 50))) - y) / level
-        if siblings is not None:
+        if level < len(x):  # the siblings' rows follow the positions'
             g[level:] = 2 * sibling_weight * (
                 less_group_mean(logits[level:], sibling_groups) - sibling_targets
             ) / (len(x) - level)

@@ -5,7 +5,7 @@
 
 The weights were fitted to predict games' results (``fit_eval.py``); here they
 are moved by what wins games, as ``tune_search.py`` moves the search's margins,
-with the same SPSA steps, options, log and signals. The values are each line
+with the same SPSA steps, options (``--opponent`` too), log and signals. The values are each line
 shape's and each threat class's weight for the side to move (``mover.F3``) and
 for the side that waits (``waiter.FLEX3``), and the tempo; the dead, overline
 and five weights stay. A value's perturbation at the last step is 15% of its
@@ -22,6 +22,7 @@ from tune_search import (  # beside this script
     Task,
     Tuned,
     chosen_names,
+    chosen_opponent,
     pair_result,
     print_signals,
     read_log,
@@ -88,7 +89,8 @@ def main() -> None:
     space = space_of(base)
     names = chosen_names(args, space)
     final = tune(rule, names, args.pairs, args.nodes, args.workers, args.rate, args.seed,
-                 args.log, args.report, space=space, start=values_of(base), play=play_pair)
+                 args.log, args.report, space=space, start=values_of(base), play=play_pair,
+                 opponent=chosen_opponent(args))
     print(weights_with(base, final))
 
 

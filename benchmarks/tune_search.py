@@ -2,6 +2,7 @@
 
     python benchmarks/tune_search.py --pairs 1500 --nodes 20000 --log tune.jsonl
     python benchmarks/tune_search.py --rule renju --only futility_margin,lmr_base
+    python benchmarks/tune_search.py --opponent ./pbrain-rapfi --opponent-nodes 40000
 
 Simultaneous perturbation stochastic approximation as engine tuners run it
 (Spall; the form of Stockfish's fishtest): each step draws a random sign for
@@ -14,6 +15,13 @@ of the steps), so that at the last step ``c_k`` is each value's ``c`` below and
 ``a_k / c_k**2`` is ``--rate``. Games are at a fixed node count a move, so a run
 does not depend on the machine's load; ``--workers`` pairs are played at once,
 and their results applied together.
+
+With ``--opponent`` (a Gomocup brain's command line) the two sides do not meet:
+each plays the step's pair against the opponent (at ``--opponent-nodes`` a move,
+sent as ``max_node``), and the step's result is half the first side's pair result
+less the second's (-2 to 2 still). So values are moved by what scores against
+that engine, not against the tuned engine itself. Each worker keeps one
+opponent process for the whole run.
 
 Every step is written to ``--log`` (JSON lines: step, the values, the pair's
 result), and every ``--report`` steps the values are printed rounded, as
@@ -40,8 +48,9 @@ from typing import NamedTuple
 import numpy as np
 
 from fit_eval import opening_board  # beside this script
-from gridgames.gomoku import Color, Rule
+from gridgames.gomoku import Board, Color, Rule
 from gridgames.gomoku.ai import Limit, SearchParams, default_params, think, warm_up
+from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.openings import default_openings
 
 ALPHA = 0.602
@@ -74,6 +83,12 @@ TUNED = {
 
 
 Task = tuple[str, dict[str, int], dict[str, int], int, int]  # rule, plus, minus, nodes, seed
+Opponent = tuple[str, int]  # a Gomocup brain's command line, and its nodes a move
+# Time a node-limited opponent is given for a move: far more than its nodes take.
+OPPONENT_TURN_MS = 60_000
+
+# The worker's opponent process and its nodes a move, when tuning against one.
+_opponent: tuple[Engine, int] | None = None
 
 
 def _within(space: dict[str, Tuned], name: str, value: float) -> float:
@@ -90,25 +105,57 @@ def play_pair(task: Task) -> float:
 
 def pair_result(rule_name: str, nodes: int, seed: int, sides: tuple[dict, dict]) -> float:
     """Points of the first side minus the second's over two games from one opening,
-    each side black once; a side is the keyword arguments it passes to ``think``."""
+    each side black once; a side is the keyword arguments it passes to ``think``.
+    Against an opponent (``--opponent``) each side plays the pair against it, and the
+    result is half the first side's pair result less the second's."""
     rule = Rule[rule_name]
     rng = random.Random(seed)
     start = opening_board(rng, default_openings(rule), rule)
+    first, second = (_thinker(nodes, side) for side in sides)
+    if _opponent is None:
+        return _pair(start, first, second)
+    engine, opponent_nodes = _opponent
+    limit = Limit(time_ms=OPPONENT_TURN_MS, nodes=opponent_nodes)
+
+    def opponent(board: Board) -> tuple[int, int]:
+        return engine.play(board, limit).move
+
+    return (_pair(start, first, opponent) - _pair(start, second, opponent)) / 2
+
+
+def _thinker(nodes: int, options: dict) -> Callable[[Board], tuple[int, int]]:
+    return lambda board: think(board, Limit(nodes=nodes), **options).move
+
+
+def _pair(start: Board, one: Callable[[Board], tuple[int, int]],
+          other: Callable[[Board], tuple[int, int]]) -> float:
+    """``one``'s points minus ``other``'s over two games from ``start``, each black once."""
     total = 0.0
     for first in range(2):
         board = start.copy()
         while board.outcome() is None and board.legal_moves:
-            mover = (board.to_move == Color.BLACK) == (first == 0)
-            options = sides[0] if mover else sides[1]
-            board.push(think(board, Limit(nodes=nodes), **options).move)
+            mover = one if (board.to_move == Color.BLACK) == (first == 0) else other
+            board.push(mover(board))
         outcome = board.outcome()
         if outcome is not None and outcome.winner is not None:
             total += 1.0 if (outcome.winner == Color.BLACK) == (first == 0) else -1.0
     return total
 
 
-def _worker_init() -> None:
+def _worker_init(opponent: Opponent | None = None) -> None:
+    global _opponent
     warm_up()
+    if opponent is not None:
+        _opponent = (Engine(opponent[0], name="opponent"), opponent[1])
+
+
+def check_opponent(command: str) -> None:
+    """Exit with the reason when ``command`` does not start a Gomocup brain that plays."""
+    try:
+        with Engine(command, name="opponent") as engine:
+            engine.play(Board(15), Limit(time_ms=OPPONENT_TURN_MS, nodes=1000))
+    except (EngineError, OSError) as err:
+        sys.exit(f"the opponent {command!r} does not play as a Gomocup brain: {err}")
 
 
 STEP_KEYS = {"result", "plus", "minus", "theta"}  # what --signals reads of a logged step
@@ -152,9 +199,11 @@ def rounded(theta: dict[str, float]) -> dict[str, int]:
 def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rate: float,
          seed: int, log: str | None, report: int, space: dict[str, Tuned] = TUNED,
          start: dict[str, float] | None = None,
-         play: Callable[[Task], float] = play_pair) -> dict[str, int]:
+         play: Callable[[Task], float] = play_pair,
+         opponent: Opponent | None = None) -> dict[str, int]:
     """The SPSA run: ``names`` of ``space`` tuned from ``start`` (the rule's search
-    margins by default), each step's pair of games played by ``play``."""
+    margins by default), each step's pair of games played by ``play``, against
+    ``opponent`` when one is given."""
     if start is None:
         start = default_params(rule.code)._asdict()
     theta = {name: float(start[name]) for name in names}
@@ -165,7 +214,8 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
     started = time.monotonic()
     steps: list[dict] = []
     with (open(log, "a", encoding="utf-8") if log else nullcontext()) as out, \
-            ProcessPoolExecutor(workers, initializer=_worker_init) as pool:
+            ProcessPoolExecutor(workers, initializer=_worker_init,
+                                initargs=(opponent,)) as pool:
         step = 0
         while step < pairs:
             batch: list[tuple[int, np.ndarray, dict[str, float], Task]] = []
@@ -180,7 +230,10 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                     minus[n] = round(_within(space, n, theta[n] - ck[n] * sign))
                 task = (rule.name, plus, minus, nodes, int(rng.integers(1 << 31)))
                 batch.append((k, signs, ck, task))
-            results = list(pool.map(play, [b[3] for b in batch]))
+            try:
+                results = list(pool.map(play, [b[3] for b in batch]))
+            except EngineError as err:  # the steps before are in the log
+                sys.exit(f"the opponent failed at step {step + 1}: {err}")
             for (k, signs, ck, task), result in zip(batch, results, strict=True):
                 for sign, n in zip(signs, names, strict=True):
                     ak = a0[n] / (big_a + k) ** ALPHA
@@ -213,6 +266,10 @@ def tuning_parser(description: str) -> argparse.ArgumentParser:
                         help="a_k / c_k**2 at the last step (fishtest uses 0.002 over "
                              "tens of thousands of games)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent", metavar="COMMAND",
+                        help="a Gomocup brain each side plays its pair against")
+    parser.add_argument("--opponent-nodes", type=int,
+                        help="the opponent's nodes a move (default: --nodes)")
     parser.add_argument("--log", help="JSON lines of every step")
     parser.add_argument("--report", type=int, default=50, help="print the values every N steps")
     parser.add_argument("--signals", metavar="LOG",
@@ -228,7 +285,17 @@ def chosen_names(args: argparse.Namespace, space: dict[str, Tuned]) -> list[str]
         sys.exit(f"unknown values {unknown}; choose from {', '.join(space)}")
     if args.pairs < 1 or args.nodes < 1 or args.workers < 1 or args.report < 1:
         sys.exit("--pairs, --nodes, --workers and --report must be 1 or more")
+    if args.opponent_nodes is not None and args.opponent_nodes < 1:
+        sys.exit("--opponent-nodes must be 1 or more")
     return names
+
+
+def chosen_opponent(args: argparse.Namespace) -> Opponent | None:
+    """The ``--opponent`` and its nodes a move, checked to play; None without one."""
+    if args.opponent is None:
+        return None
+    check_opponent(args.opponent)
+    return args.opponent, args.opponent_nodes or args.nodes
 
 
 def main() -> None:
@@ -239,7 +306,7 @@ def main() -> None:
     names = chosen_names(args, TUNED)
     rule = Rule[args.rule.upper()]
     final = tune(rule, names, args.pairs, args.nodes, args.workers, args.rate, args.seed,
-                 args.log, args.report)
+                 args.log, args.report, opponent=chosen_opponent(args))
     print(SearchParams(**{**default_params(rule.code)._asdict(), **final}))
 
 

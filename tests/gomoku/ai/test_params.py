@@ -158,3 +158,40 @@ def test_margins_the_search_cannot_use_are_refused_by_name(changed: dict, messag
                                                             ) -> None:
     with pytest.raises(ValueError, match=message):
         think(middle_game(), Limit(depth=2), params=SearchParams()._replace(**changed))
+
+
+FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
+
+
+def test_tuning_against_an_opponent_plays_each_side_against_it(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    heard = tmp_path / "heard.txt"
+    monkeypatch.setenv("FAKE_BRAIN_LOG", str(heard))
+    log = tmp_path / "steps.jsonl"
+    done = _tune("--pairs", "2", "--nodes", "300", "--workers", "1", "--report", "1",
+                 "--only", "futility_margin", "--log", str(log),
+                 "--opponent", f"{sys.executable} {FAKE_BRAIN} good", "--opponent-nodes", "500")
+    assert done.returncode == 0, done.stderr
+    steps = [json.loads(line) for line in log.read_text().splitlines()]
+    # both sides beat a player of the first empty point with either colour: no signal
+    assert [(s["step"], s["result"]) for s in steps] == [(1, 0), (2, 0)]
+    lines = heard.read_text().splitlines()
+    assert "INFO max_node 500" in lines
+    # four games a step: each side a pair against it (the check's game comes first)
+    assert sum(line.startswith(("BOARD", "BEGIN")) for line in lines) >= 8
+
+
+@pytest.mark.parametrize(("mode", "message"), [
+    ("crash-start", "does not play as a Gomocup brain"),
+    ("crash-late 3", "the opponent failed at step 1: opponent ended with exit code 3"),
+])
+def test_an_opponent_that_fails_stops_the_tuning_with_why(tmp_path: Path, mode: str,
+                                                          message: str) -> None:
+    log = tmp_path / "steps.jsonl"
+    done = _tune("--pairs", "2", "--nodes", "300", "--workers", "1", "--only",
+                 "futility_margin", "--log", str(log),
+                 "--opponent", f"{sys.executable} {FAKE_BRAIN} {mode}")
+    assert done.returncode != 0
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr

@@ -5,13 +5,14 @@
 
 The weights were fitted to predict games' results (``fit_eval.py``); here they
 are moved by what wins games, as ``tune_search.py`` moves the search's margins,
-with the same SPSA steps, options (``--opponent`` too), log and signals. The values are each line
-shape's and each threat class's weight for the side to move (``mover.F3``) and
-for the side that waits (``waiter.FLEX3``), and the tempo; the dead, overline
-and five weights stay. A value's perturbation at the last step is 15% of its
-starting size (8 at least). The weights feed the evaluation network's two sums
-and the move ordering's cell values, so both change with them. The end prints
-the values as ``EvalWeights(...)`` to paste into ``patterns.py``.
+with the same SPSA steps, options (``--opponent`` too), log and signals. The
+values are each line shape's and each threat class's weight for the side to
+move (``mover.F3``) and for the side that waits (``waiter.FLEX3``), and the
+tempo; the dead, overline and five weights stay. A value's perturbation at the
+last step is 15% of its starting size (8 at least). The weights feed the
+evaluation network's two sums and the move ordering's cell values, so both
+change with them. The end prints the values as ``EvalWeights(...)`` to paste
+into ``patterns.py``.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import nullcontext
 from typing import NamedTuple
 
@@ -149,11 +150,12 @@ def _worker_init(opponent: Opponent | None = None) -> None:
         _opponent = (Engine(opponent[0], name="opponent"), opponent[1])
 
 
-def check_opponent(command: str) -> None:
-    """Exit with the reason when ``command`` does not start a Gomocup brain that plays."""
+def check_opponent(command: str, rule: Rule) -> None:
+    """Exit with the reason when ``command`` does not start a Gomocup brain that plays
+    ``rule``."""
     try:
         with Engine(command, name="opponent") as engine:
-            engine.play(Board(15), Limit(time_ms=OPPONENT_TURN_MS, nodes=1000))
+            engine.play(Board(15, rule=rule), Limit(time_ms=OPPONENT_TURN_MS, nodes=1000))
     except (EngineError, OSError) as err:
         sys.exit(f"the opponent {command!r} does not play as a Gomocup brain: {err}")
 
@@ -232,7 +234,7 @@ def tune(rule: Rule, names: list[str], pairs: int, nodes: int, workers: int, rat
                 batch.append((k, signs, ck, task))
             try:
                 results = list(pool.map(play, [b[3] for b in batch]))
-            except EngineError as err:  # the steps before are in the log
+            except (EngineError, BrokenProcessPool) as err:  # the steps before are logged
                 sys.exit(f"the opponent failed at step {step + 1}: {err}")
             for (k, signs, ck, task), result in zip(batch, results, strict=True):
                 for sign, n in zip(signs, names, strict=True):
@@ -294,7 +296,7 @@ def chosen_opponent(args: argparse.Namespace) -> Opponent | None:
     """The ``--opponent`` and its nodes a move, checked to play; None without one."""
     if args.opponent is None:
         return None
-    check_opponent(args.opponent)
+    check_opponent(args.opponent, Rule[args.rule.upper()])
     return args.opponent, args.opponent_nodes or args.nodes
 
 

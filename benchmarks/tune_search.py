@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fit_eval import opening_board  # beside this script
-from gridgames.gomoku import Board, Color, Rule
+from gridgames.gomoku import Board, Color, Point, Rule
 from gridgames.gomoku.ai import Limit, SearchParams, default_params, think, warm_up
 from gridgames.gomoku.gomocup import Engine, EngineError
 from gridgames.gomoku.openings import default_openings
@@ -85,6 +85,7 @@ TUNED = {
 
 Task = tuple[str, dict[str, int], dict[str, int], int, int]  # rule, plus, minus, nodes, seed
 Opponent = tuple[str, int]  # a Gomocup brain's command line, and its nodes a move
+Mover = Callable[[Board], Point]  # one side's move in a position
 # Time a node-limited opponent is given for a move: far more than its nodes take.
 OPPONENT_TURN_MS = 60_000
 
@@ -118,18 +119,17 @@ def pair_result(rule_name: str, nodes: int, seed: int, sides: tuple[dict, dict])
     engine, opponent_nodes = _opponent
     limit = Limit(time_ms=OPPONENT_TURN_MS, nodes=opponent_nodes)
 
-    def opponent(board: Board) -> tuple[int, int]:
+    def opponent(board: Board) -> Point:
         return engine.play(board, limit).move
 
     return (_pair(start, first, opponent) - _pair(start, second, opponent)) / 2
 
 
-def _thinker(nodes: int, options: dict) -> Callable[[Board], tuple[int, int]]:
+def _thinker(nodes: int, options: dict) -> Mover:
     return lambda board: think(board, Limit(nodes=nodes), **options).move
 
 
-def _pair(start: Board, one: Callable[[Board], tuple[int, int]],
-          other: Callable[[Board], tuple[int, int]]) -> float:
+def _pair(start: Board, one: Mover, other: Mover) -> float:
     """``one``'s points minus ``other``'s over two games from ``start``, each black once."""
     total = 0.0
     for first in range(2):

@@ -11,6 +11,8 @@ from gridgames.gomoku import Board, Rule
 from gridgames.gomoku.notation import parse_renju
 
 BENCHMARKS = Path(__file__).parents[3] / "benchmarks"
+# A scripted Gomocup brain (see its docstring for the modes)
+FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
 # A freestyle game of 30 moves, neither side making five.
 FREESTYLE_GAME = [
     (7, 7), (8, 8), (8, 6), (6, 8), (9, 5), (10, 4), (7, 5), (6, 4), (7, 6), (7, 4),

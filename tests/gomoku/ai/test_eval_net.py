@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ai_helpers import FAKE_BRAIN, load_benchmark
 from ai_helpers import FREESTYLE_GAME as MOVES
-from ai_helpers import load_benchmark
 
 from gridgames.gomoku import Rule
 from gridgames.gomoku.ai import position as P
@@ -21,7 +21,6 @@ from gridgames.gomoku.ai.patterns import EVAL_SCALE, NET_INPUTS, eval_net, load_
 
 fit_eval = load_benchmark("fit_eval")
 fit_choices = load_benchmark("fit_choices")
-FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
 
 def _linear(pos: P.Position) -> int:
     """The linear evaluation: the side to move's sum less the other's, and the tempo."""

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from ai_helpers import BENCHMARKS
+from ai_helpers import BENCHMARKS, FAKE_BRAIN
 from test_think import middle_game
 
 from gridgames.gomoku import Board, Rule
@@ -158,9 +158,6 @@ def test_margins_the_search_cannot_use_are_refused_by_name(changed: dict, messag
                                                             ) -> None:
     with pytest.raises(ValueError, match=message):
         think(middle_game(), Limit(depth=2), params=SearchParams()._replace(**changed))
-
-
-FAKE_BRAIN = Path(__file__).parents[1] / "gomocup" / "fake_brain.py"
 
 
 def test_tuning_against_an_opponent_plays_each_side_against_it(tmp_path: Path,

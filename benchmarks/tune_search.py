@@ -80,6 +80,8 @@ TUNED = {
     "late_count_scale": Tuned(50, 300, 15),
     "null_base": Tuned(100, 600, 30),
     "null_per_ply": Tuned(0, 60, 5),
+    "singular_depth": Tuned(4, 12, 1),
+    "singular_margin": Tuned(0, 10, 1),
 }
 
 

@@ -44,7 +44,8 @@ def test_the_search_reads_its_margins_from_the_position() -> None:
     opening = Board(15)
     opening.push_many([(7, 7), (8, 8), (8, 6), (6, 8)])
     plain = think(opening, Limit(depth=10))
-    for changed in ({"null_base": 500}, {"null_per_ply": 0}):
+    for changed in ({"null_base": 500}, {"null_per_ply": 0}, {"singular_depth": 0},
+                    {"singular_margin": 10}):
         other = think(opening, Limit(depth=10),
                       params=default_params(Rule.FREESTYLE.code)._replace(**changed))
         assert other.nodes != plain.nodes, changed

@@ -75,7 +75,8 @@ I_AGE = 33  # stones on the board at the search's root: dates transposition entr
 I_UNDO = 34  # records in Position.undo
 I_REACH = 35  # how far a stone changes shapes: 4 in freestyle, 5 where fives are exact
 I_ENTRIES = 36  # eight slots: the addresses of the search's entry points (see .calls)
-I_PARAMS = 44  # the search's margins and counts, in SearchParams order (see .params)
+I_EXCLUDED = 44  # (ply << 16) | move: the move a singular search at that ply leaves out; 0 if none
+I_PARAMS = 45  # the search's margins and counts, in SearchParams order (see .params)
 N_INFO = I_PARAMS + len(SearchParams._fields)
 
 # Columns of Position.stack: the move, the bounding box before it, where its undo

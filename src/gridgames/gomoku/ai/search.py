@@ -35,6 +35,7 @@ from gridgames.gomoku.ai.position import (
     I_CARO,
     I_COUNT,
     I_ENTRIES,
+    I_EXCLUDED,
     I_HASH,
     I_HEIGHT,
     I_MAXX,
@@ -120,6 +121,8 @@ _FUTILITY_DEPTH = _param_slot("futility_depth")
 _LATE_COUNT_SCALE = _param_slot("late_count_scale")
 _NULL_BASE = _param_slot("null_base")
 _NULL_PER_PLY = _param_slot("null_per_ply")
+_SINGULAR_DEPTH = _param_slot("singular_depth")
+_SINGULAR_MARGIN = _param_slot("singular_margin")
 
 
 @inlined
@@ -964,12 +967,41 @@ def _late_move_reduction(pos, ply, me, move, depth, searched, pv_node, forced, q
     return reduction
 
 
+@inlined
+def _singular_extension(at, entry, depth, beta, ply):
+    """Plies to add to the table's move (as Stockfish and Rapfi), and a score at which
+    the node cuts off (-INF if none). 1 where every other move, searched half as
+    deep, stays below the table's score less a margin; where they reach beta
+    themselves, a cutoff; else -1 where the table's score holds beta anyway."""
+    pos = at[0]
+    flag = (entry >> 40) & 3
+    score = ((entry >> 16) & 0xFFFF) - 32768
+    if (flag == UPPER or _entry_depth(entry) < depth - 2
+            or score >= MATE_BOUND or score <= -MATE_BOUND):
+        return 0, -INF
+    singular_beta = score - pos.info[_SINGULAR_MARGIN] * depth
+    pos.info[I_EXCLUDED] = (ply << 16) | (entry & 0xFFFF)
+    value = _negamax(at, singular_beta - 1, singular_beta, depth // 2, ply)
+    pos.info[I_EXCLUDED] = 0
+    if pos.info[I_ABORT] != 0:
+        return 0, -INF
+    if value < singular_beta:
+        return 1, -INF
+    if singular_beta >= beta:
+        return 0, singular_beta
+    return (-1 if score >= beta else 0), -INF
+
+
 def _negamax_body(at, alpha, beta, depth, ply):
     pos = at[0]
     info = pos.info
     me = info[I_SIDE]
     opp = 3 - me
     pv_node = beta - alpha > 1
+    # the move left out where this node is searched for a singular table move
+    skip = np.int64(-1)
+    if info[I_EXCLUDED] != 0 and info[I_EXCLUDED] >> 16 == ply:
+        skip = info[I_EXCLUDED] & 0xFFFF
     pos.pv[ply, 0] = 0
     if ply > info[I_SELDEPTH]:
         info[I_SELDEPTH] = ply
@@ -992,6 +1024,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
     tt_move = -1
     table_attacks = False  # the table's move makes a three or more (freestyle only)
     static = 0  # evaluated below unless a five must be blocked (then no move is quiet)
+    tt_extension = 0  # plies added to the table's move by the singular search
     key = info[I_HASH]
     if pos.class_count[opp - 1, C_FIVE] > 0:
         # Only blocks help. Two fives cannot both be blocked, except under caro
@@ -1020,7 +1053,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 if plies > 0:
                     return MATE - ply - plies
             return static
-        entry = _tt_entry(pos, key)
+        entry = _tt_entry(pos, key) if skip < 0 else -1
         if entry >= 0:
             tt_move = entry & 0xFFFF
             if not pv_node and _entry_depth(entry) >= depth:
@@ -1047,7 +1080,7 @@ def _negamax_body(at, alpha, beta, depth, ply):
                 # reverse futility: far above beta near the leaves, a margin of a
                 # depth less where the static value has risen
                 return static
-            if depth >= 3 and static >= beta and info[I_NULL] == 0:
+            if depth >= 3 and static >= beta and info[I_NULL] == 0 and skip < 0:
                 # null move: if beta holds even when we pass, a real move holds it too
                 info[I_SIDE] = opp
                 info[I_HASH] ^= NULL_MOVE_KEY
@@ -1073,6 +1106,13 @@ def _negamax_body(at, alpha, beta, depth, ply):
             and pos.class_count[opp - 1, C_FLEX4] == 0
             and not _is_forbidden(at, me, np.int64(tt_move))
         )
+        if (staged and 0 < info[_SINGULAR_DEPTH] <= depth and ply <= 2 * depth
+                and info[I_EXCLUDED] == 0):
+            tt_extension, cutoff = _singular_extension(at, entry, depth, beta, ply)
+            if cutoff > -INF:
+                return cutoff  # the moves besides the table's hold beta too
+            pos.statics[ply] = static
+            pos.pv[ply, 0] = 0
         if staged:
             moves[0] = tt_move
             n = 1
@@ -1113,13 +1153,15 @@ def _negamax_body(at, alpha, beta, depth, ply):
         if searched >= move_count_limit and best > -MATE_BOUND:
             break  # move-count pruning: no later move need be picked
         move = _pick(pos, ply, np.int64(i), n)
-        if _is_forbidden(at, me, move):
+        if move == skip or _is_forbidden(at, me, move):
             continue
         made = _class_at(pos, me - 1, move)
         quiet = not forced and _is_quiet(pos, me, move, made)
         new_depth = depth - 1
         if n == 1 and not staged:
             new_depth = depth  # a single forced reply costs no depth
+        elif move == tt_move:
+            new_depth += tt_extension
         if quiet and searched > 0 and not pv_node and best > -MATE_BOUND:
             if depth <= 5 and searched >= late_count_limit:
                 continue
@@ -1166,7 +1208,11 @@ def _negamax_body(at, alpha, beta, depth, ply):
                     _reward_cutoff(pos, ply, me, np.int64(i), depth, forced)
                     break
     if searched == 0:
+        if skip >= 0:
+            return alpha  # the left-out move was the only one
         return -(MATE - ply - 2)  # every candidate is forbidden
+    if skip >= 0:
+        return best  # a search without one move is not stored
     if best >= beta:
         flag = LOWER
     elif best > original_alpha:

@@ -855,6 +855,17 @@ def _entry_depth(entry):
 
 
 @inlined
+def _entry_score(entry):
+    """The score as stored: a win or loss counts its plies from the storing node."""
+    return ((entry >> 16) & 0xFFFF) - 32768
+
+
+@inlined
+def _entry_flag(entry):
+    return (entry >> 40) & 3
+
+
+@inlined
 def _entry_is_current(pos, entry):
     """Whether an entry was stored by a search from the current root (its age)."""
     return (entry >> 42) & 255 == pos.info[I_AGE] & 255
@@ -974,8 +985,8 @@ def _singular_extension(at, entry, depth, beta, ply):
     deep, stays below the table's score less a margin; where they reach beta
     themselves, a cutoff; else -1 where the table's score holds beta anyway."""
     pos = at[0]
-    flag = (entry >> 40) & 3
-    score = ((entry >> 16) & 0xFFFF) - 32768
+    flag = _entry_flag(entry)
+    score = _entry_score(entry)
     if (flag == UPPER or _entry_depth(entry) < depth - 2
             or score >= MATE_BOUND or score <= -MATE_BOUND):
         return 0, -INF
@@ -1057,12 +1068,12 @@ def _negamax_body(at, alpha, beta, depth, ply):
         if entry >= 0:
             tt_move = entry & 0xFFFF
             if not pv_node and _entry_depth(entry) >= depth:
-                score = ((entry >> 16) & 0xFFFF) - 32768
+                score = _entry_score(entry)
                 if score >= MATE_BOUND:
                     score -= ply
                 elif score <= -MATE_BOUND:
                     score += ply
-                flag = (entry >> 40) & 3
+                flag = _entry_flag(entry)
                 if (
                     flag == EXACT
                     or (flag == LOWER and score >= beta)
